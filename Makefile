@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Entry points; the work is done by the scripts in harness/.
+#
+#   make check    every check of the series (what CI runs)
+#   make shell    boot the patched kernel to a busybox shell in QEMU
+#   make tree     out/linux: base + the series, one commit per patch
+#   make export   write out/linux's series branch back to patches/
+#
+# KSRC=/path/to/linux uses your own 6.12.y git tree as the base.
+
+OUT ?= $(CURDIR)/out
+export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT
+
+.PHONY: all check deps base tree export build shell clean distclean help
+
+all: help
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@harness/deps.sh
+
+base:
+	@harness/base.sh
+
+tree:
+	@harness/tree.sh
+
+export:
+	@harness/export.sh
+
+check:
+	@harness/check.sh
+
+build:
+	@harness/build.sh
+
+shell:
+	@harness/build.sh --shell
+
+clean:
+	rm -rf $(OUT)/check $(OUT)/tree-build
+
+distclean:
+	rm -rf $(OUT)

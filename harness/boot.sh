@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Usage: boot.sh [--shell] BZIMAGE INITRAMFS LOGDIR [TIMEOUT_S]
+#
+# Boots the test guest under QEMU (TCG, 2 CPUs). The console goes to
+# LOGDIR/console.log, the framed test results to LOGDIR/results.log.
+# With --shell the console is this terminal and the guest starts a shell.
+# Exits with QEMU's status, or 124 when the timeout (default 900 s) hit.
+
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+shell=0
+if [ "${1:-}" = --shell ]; then
+	shell=1
+	shift
+fi
+[ $# -ge 3 ] && [ $# -le 4 ] ||
+	die "usage: $0 [--shell] BZIMAGE INITRAMFS LOGDIR [TIMEOUT_S]"
+BZIMAGE=$1 INITRAMFS=$2 LOGDIR=$3 TIMEOUT=${4:-900}
+[ -f "$BZIMAGE" ] || die "no kernel image $BZIMAGE"
+[ -f "$INITRAMFS" ] || die "no initramfs $INITRAMFS"
+mkdir -p -- "$LOGDIR"
+rm -f -- "$LOGDIR/console.log" "$LOGDIR/results.log"
+
+append="console=ttyS0 panic=-1 oops=panic loglevel=7 ${KSERIES_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 1G -no-reboot
+	-kernel "$BZIMAGE" -initrd "$INITRAMFS"
+	-display none -monitor none -nodefaults)
+if [ "$shell" = 1 ]; then
+	# Interactive: serial 0 on this terminal, Ctrl-A X quits QEMU.
+	qemu+=(-serial mon:stdio -append "$append kseries.shell=1")
+else
+	qemu+=(-serial "file:$LOGDIR/console.log" -append "$append")
+fi
+qemu+=(-serial "file:$LOGDIR/results.log")
+
+start=$(date +%s.%N)
+log "boot: starting QEMU (timeout ${TIMEOUT}s, logs in $LOGDIR)"
+if [ "$shell" = 1 ]; then
+	rc=0
+	timeout --foreground -k 10 "$TIMEOUT" "${qemu[@]}" || rc=$?
+else
+	rc=0
+	timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null || rc=$?
+fi
+secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	log "boot: TIMEOUT after ${secs}s: QEMU killed (see $LOGDIR/console.log)"
+	exit 124
+fi
+log "boot: QEMU exited rc=$rc after ${secs}s"
+exit "$rc"

@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every check of the series, each counted as one result, and a
+# closing "N passed, N failed" line.  Works on its own worktree of the base
+# repository ($OUT/check/src), never on the developer's tree.
+. "$(dirname "$0")/common.sh"
+
+CHK=$OUT/check
+SRC=$CHK/src
+OBJ=$CHK/build
+OBJ32=$CHK/build-i386
+RES=$CHK/results.txt
+FRAG=$TOP/harness/configs/qemu.config
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
+mkdir -p "$CHK"
+: >"$RES"
+
+record() {
+	local st=$1 name=$2
+	shift 2
+	echo "$st $name${*:+: $*}" >>"$RES"
+	case "$st" in
+	PASS) log "ok:   $name" ;;
+	SKIP) log "skip: $name${*:+ ($*)}" ;;
+	*) log "FAIL: $name${*:+ ($*)}" ;;
+	esac
+}
+
+summary() {
+	local p f s
+	p=$(grep -c '^PASS ' "$RES" || true)
+	f=$(grep -c '^FAIL ' "$RES" || true)
+	s=$(grep -c '^SKIP ' "$RES" || true)
+	if [ "$f" -gt 0 ]; then
+		echo "Failed checks:"
+		grep '^FAIL ' "$RES" | sed 's/^/  /'
+	fi
+	if [ "$s" -gt 0 ]; then
+		echo "Skipped checks:"
+		grep '^SKIP ' "$RES" | sed 's/^/  /'
+	fi
+	log "check: done (results in $RES)"
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" -eq 0 ]
+}
+
+# kbuild OBJ LOGNAME [make args...]: build in OBJ from SRC, log to a file.
+kbuild() {
+	local obj=$1 name=$2
+	shift 2
+	# shellcheck disable=SC2046
+	if ! make -C "$SRC" O="$obj" $(kmake_cc) -j"$JOBS" "$@" \
+		>"$obj/$name.log" 2>&1; then
+		grep -E 'error|Error|undefined' "$obj/$name.log" | head -20 >&2
+		return 1
+	fi
+}
+
+"$TOP/harness/deps.sh"
+"$TOP/harness/base.sh"
+mapfile -t PATCHES < <(series_patches)
+log "check: ${#PATCHES[@]} patches in series"
+
+# 1. series and patches/ agree.
+bad=
+for p in "${PATCHES[@]}"; do
+	[ -f "$p" ] || { bad=1; record FAIL "series: $(basename "$p") exists"; }
+done
+for p in "$TOP"/patches/*.patch; do
+	b=$(basename "$p")
+	case "$b" in 0000-*) continue ;; esac
+	grep -qxF "$b" "$TOP/series" || { bad=1; record FAIL "series: $b is listed"; }
+done
+[ -n "$bad" ] || record PASS "series: series and patches/ agree"
+[ -f "$TOP/patches/0000-cover-letter.patch" ] &&
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$TOP/patches/0000-cover-letter.patch" &&
+	record PASS "series: cover letter is filled in" ||
+	record FAIL "series: cover letter is filled in"
+
+# 2. checkpatch --strict: 0 errors, 0 warnings, 0 checks.  Debian's python3
+#    (with ply and git) for scripts/spdxcheck.py.
+for p in "${PATCHES[@]}"; do
+	b=$(basename "$p")
+	out=$(cd "$LINUX" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+		--no-summary-file "$p" 2>&1) || true
+	total=$(echo "$out" | grep '^total:' || echo "total: no result")
+	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+		record PASS "checkpatch: $b"
+	else
+		echo "$out" | grep -E -A3 '^(ERROR|WARNING|CHECK)' | head -40 >&2
+		record FAIL "checkpatch: $b" "$total"
+	fi
+	if echo "$out" | grep -q 'Traceback'; then
+		record FAIL "checkpatch: $b" "a helper script crashed"
+	fi
+done
+
+# 3. git am on the base, one commit per patch.
+if [ ! -d "$SRC" ]; then
+	log "check: creating the worktree $SRC"
+	git -C "$LINUX" worktree prune
+	git -C "$LINUX" worktree add -q --detach "$SRC" base
+fi
+cd "$SRC"
+git am --abort >/dev/null 2>&1 || true
+# Only files that differ are rewritten, so earlier builds stay incremental.
+git checkout -q -f --detach base
+git clean -q -fdx
+applied=0
+for p in "${PATCHES[@]}"; do
+	if hgit am -q "$p" >/dev/null 2>&1; then
+		record PASS "apply (Debian base): $(basename "$p")"
+		applied=$((applied + 1))
+	else
+		git am --abort >/dev/null 2>&1 || true
+		record FAIL "apply (Debian base): $(basename "$p")"
+		break
+	fi
+done
+if [ "$applied" -ne "${#PATCHES[@]}" ]; then
+	record FAIL "build" "not attempted: the series does not apply"
+	summary
+	exit 1
+fi
+HEAD_COMMIT=$(git rev-parse HEAD)
+
+# 4. The overlay folders hold exactly the files the series creates.
+bad=
+created=$(git diff --name-only --diff-filter=A base HEAD | sort)
+for f in $created; do
+	cmp -s "$f" "$TOP/$f" || { bad=1; log "overlay: $f differs from the series"; }
+done
+overlay=$(cd "$TOP" && find lib include kernel arch tools Documentation -type f 2>/dev/null | sort)
+extra=$(comm -13 <(echo "$created") <(echo "$overlay"))
+[ -z "$extra" ] || { bad=1; log "overlay: not created by the series: $extra"; }
+[ -z "$bad" ] && record PASS "overlay: matches the files the series creates" ||
+	record FAIL "overlay: matches the files the series creates" "run 'make export'"
+
+# 5. The series also applies to vanilla 6.12.117.
+"$TOP/harness/vanilla.sh" "$RES" || true
+
+# 6. Every patch builds on its own; the last one in the three kstats
+#    configurations (y, n, m: m is the one that boots).
+mkdir -p "$OBJ"
+mapfile -t COMMITS < <(git rev-list --reverse base..HEAD)
+for i in "${!COMMITS[@]}"; do
+	c=${COMMITS[$i]}
+	name=$(basename "${PATCHES[$i]}")
+	[ "$c" = "$HEAD_COMMIT" ] && break
+	git checkout -q --detach "$c"
+	log "build: $name"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" >"$OBJ/kconfig.log" 2>&1 &&
+		kbuild "$OBJ" "build-$i" all; then
+		record PASS "build: $name"
+	else
+		record FAIL "build: $name" "see $OBJ/build-$i.log"
+	fi
+done
+git checkout -q --detach "$HEAD_COMMIT"
+
+matrix() {
+	local val=$1 frag
+	frag=$CHK/kstats-$val.config
+	if [ "$val" = n ]; then
+		echo "# CONFIG_KSTATS is not set" >"$frag"
+	else
+		echo "CONFIG_KSTATS=$val" >"$frag"
+	fi
+	log "build: CONFIG_KSTATS=$val"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-$val.log" 2>&1 &&
+		kbuild "$OBJ" "build-kstats-$val" all; then
+		record PASS "build: CONFIG_KSTATS=$val"
+		return 0
+	fi
+	cat "$OBJ/kconfig-$val.log" >&2
+	record FAIL "build: CONFIG_KSTATS=$val" "see $OBJ/build-kstats-$val.log"
+	return 1
+}
+matrix y || true
+matrix n || true
+booted=
+if matrix m; then
+	booted=1
+	record PASS "build: $(basename "${PATCHES[-1]}")"
+else
+	record FAIL "build: $(basename "${PATCHES[-1]}")"
+fi
+
+# 7. New C files of the kernel are clean under W=1 and sparse.
+if [ -n "$booted" ]; then
+	for f in $created; do
+		case "$f" in lib/*.c | kernel/*.c | arch/*.c | arch/*/*.c) ;; *) continue ;; esac
+		o=${f%.c}.o
+		out=$(make -C "$SRC" O="$OBJ" $(kmake_cc) -j"$JOBS" W=1 C=2 "$o" 2>&1) || true
+		if echo "$out" | grep -E "(warning|error):" | grep -q .; then
+			echo "$out" | grep -E "(warning|error):" | head -20 >&2
+			record FAIL "W=1 and sparse: $f"
+		else
+			record PASS "W=1 and sparse: $f"
+		fi
+	done
+	# Rebuild what W=1 rebuilt, without it.
+	kbuild "$OBJ" build-final all || record FAIL "build: after the W=1 pass"
+fi
+
+# 8. i386: no 64-bit division outside the div64 helpers; kstats.ko links.
+"$TOP/harness/i386.sh" "$SRC" "$OBJ32" "$RES" || true
+
+# 9. Boot in QEMU and run the tests.
+if [ -n "$booted" ]; then
+	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" || true
+fi
+
+summary

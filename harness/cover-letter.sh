@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fill in the cover letter template that git format-patch wrote: subject and
+# blurb from harness/cover-letter.txt (first line is the subject), plus the
+# exact base the series was made on.
+. "$(dirname "$0")/common.sh"
+
+f=$1
+src=$TOP/harness/cover-letter.txt
+subject=$(head -n1 "$src")
+base_desc=$(git -C "$LINUX" log -1 --format='%H %s' base)
+blurb=$(mktemp)
+trap 'rm -f "$blurb"' EXIT
+{
+	tail -n +3 "$src"
+	echo
+	echo "Base: $base_desc"
+	echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
+	echo "date and identity.  \`make check\` also applies the series to vanilla"
+	echo "v6.12.117 when the .orig.tar.xz of \`apt-get source linux-6.12\` can be had.)"
+} >"$blurb"
+# The template's Date is the time of the export; use the last patch's, so
+# that an export with no change rewrites nothing.
+date=$(git -C "$LINUX" log -1 --format=%aD series)
+python3 - "$f" "$subject" "$blurb" "$date" <<'PY'
+import re
+import sys
+path, subject, date = sys.argv[1], sys.argv[2], sys.argv[4]
+blurb = open(sys.argv[3]).read().rstrip("\n")
+text = open(path).read()
+text = text.replace("*** SUBJECT HERE ***", subject, 1)
+text = text.replace("*** BLURB HERE ***", blurb, 1)
+text = re.sub(r"^Date: .*$", "Date: " + date, text, count=1, flags=re.M)
+open(path, "w").write(text)
+PY
