@@ -82,10 +82,11 @@ def split_results(lines):
 				ktaps.append((ktap[0], ktap[1], True))
 				ktap = None
 				continue
-			if not (END_RE.match(line) or DONE_RE.match(line)):
+			if not (END_RE.match(line) or DONE_RE.match(line) or
+				BEGIN_RE.match(line) or KTAP_RE.match(line)):
 				ktap[1].append(line)
 				continue
-			# The script ended inside a KTAP block: keep what we have.
+			# Another frame began inside a KTAP block: keep what we have.
 			ktaps.append((ktap[0], ktap[1], False))
 			ktap = None
 		m = KTAP_RE.match(line)
@@ -149,11 +150,13 @@ def parse_ktap(res, suite, lines, complete, kunit_py):
 		return
 	before = len(res.cases)
 	# The top group is the document; its groups are suites (one here).
+	# Cases the plan promised but never reported come back nameless.
 	for group in top['sub_groups']:
 		name = 'kunit:' + group['name']
-		for case in group['test_cases']:
+		for i, case in enumerate(group['test_cases'], 1):
 			res.add(case['status'] if case['status'] in ('PASS', 'SKIP')
-				else 'FAIL', name + '.' + case['name'])
+				else 'FAIL', name + '.' + (case['name'] or
+				'missing_%d' % i))
 		for sub in group['sub_groups']:
 			res.add(kunit_status(sub), name + '.' + sub['name'])
 	# A suite without cases shows up as a bare case of the top group.
@@ -164,7 +167,7 @@ def parse_ktap(res, suite, lines, complete, kunit_py):
 	errors = [l for l in proc.stdout.splitlines() if '[ERROR]' in l]
 	if proc.returncode != 0 and not any(c['status'] == 'FAIL' for c in new):
 		detail = errors[0] if errors else 'kunit.py reported a failure'
-		res.add('FAIL', prefix, detail.strip())
+		res.add('FAIL', prefix, re.sub(r'^\[[\d:]+\]\s*', '', detail))
 	elif not new:
 		res.add('FAIL', prefix, 'no test cases parsed')
 
@@ -255,7 +258,11 @@ def main():
 	for script in scripts:
 		parse_script(res, script)
 
+	# A guest script counts as a suite by its name without the number
+	# prefix and extension: 05-system.sh is "system".
 	suites = {s for s, _, _ in ktaps}
+	for script in scripts:
+		suites.add(re.sub(r'^[0-9]+-|\.sh$', '', script['name']))
 	for want in args.expect_suite:
 		if want not in suites:
 			res.add('FAIL', 'check:suite.' + want, 'expected suite missing')
