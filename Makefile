@@ -5,13 +5,15 @@
 #   make shell    boot the patched kernel to a busybox shell in QEMU
 #   make tree     out/linux: base + the series, one commit per patch
 #   make export   write out/linux's series branch back to patches/
+#   make harness  the lookup cache measured on the host CPU (full table)
+#   make stress   debug kernel (KASAN, lockdep), long kprobe cache stress run
 #
 # KSRC=/path/to/linux uses your own 6.12.y git tree as the base.
 
 OUT ?= $(CURDIR)/out
-export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT
+export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG
 
-.PHONY: all check deps base tree export build shell clean distclean help
+.PHONY: all check deps base tree export build shell harness stress clean distclean help
 
 all: help
 
@@ -39,8 +41,20 @@ build:
 shell:
 	@harness/build.sh --shell
 
-clean:
-	rm -rf $(OUT)/check $(OUT)/tree-build
+harness:
+	@harness/harness.sh
 
-distclean:
+stress:
+	@harness/stress.sh
+
+clean:
+	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness
+
+distharness:
+	@harness/harness.sh
+
+stress:
+	@harness/stress.sh
+
+clean:
 	rm -rf $(OUT)

@@ -5,14 +5,15 @@
 # an interactive busybox shell.
 . "$(dirname "$0")/common.sh"
 
+cc=$(kmake_cc)
+
 OBJ=$OUT/tree-build
 [ -d "$LINUX/.git" ] && git -C "$LINUX" rev-parse -q --verify refs/heads/series >/dev/null ||
 	"$TOP/harness/tree.sh"
 mkdir -p "$OBJ"
 "$TOP/harness/kconfig.sh" "$LINUX" "$OBJ" "$TOP/harness/configs/qemu.config"
 log "build: $LINUX ($(git -C "$LINUX" describe --always --dirty))"
-# shellcheck disable=SC2046
-make -C "$LINUX" O="$OBJ" $(kmake_cc) -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
+make -C "$LINUX" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
 	{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
 log "build: done"
 [ "${1:-}" = --shell ] || exit 0

@@ -5,6 +5,8 @@
 # repository ($OUT/check/src), never on the developer's tree.
 . "$(dirname "$0")/common.sh"
 
+cc=$(kmake_cc)
+
 CHK=$OUT/check
 SRC=$CHK/src
 OBJ=$CHK/build
@@ -52,8 +54,7 @@ summary() {
 kbuild() {
 	local obj=$1 name=$2
 	shift 2
-	# shellcheck disable=SC2046
-	if ! make -C "$SRC" O="$obj" $(kmake_cc) -j"$JOBS" "$@" \
+		if ! make -C "$SRC" O="$obj" ${cc:+"$cc"} -j"$JOBS" "$@" \
 		>"$obj/$name.log" 2>&1; then
 		grep -E 'error|Error|undefined' "$obj/$name.log" | head -20 >&2
 		return 1
@@ -100,32 +101,12 @@ for p in "${PATCHES[@]}"; do
 done
 
 # 3. git am on the base, one commit per patch.
-if [ ! -d "$SRC" ]; then
-	log "check: creating the worktree $SRC"
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$SRC" base
-fi
-cd "$SRC"
-git am --abort >/dev/null 2>&1 || true
-# Only files that differ are rewritten, so earlier builds stay incremental.
-git checkout -q -f --detach base
-git clean -q -fdx
-applied=0
-for p in "${PATCHES[@]}"; do
-	if hgit am -q "$p" >/dev/null 2>&1; then
-		record PASS "apply (Debian base): $(basename "$p")"
-		applied=$((applied + 1))
-	else
-		git am --abort >/dev/null 2>&1 || true
-		record FAIL "apply (Debian base): $(basename "$p")"
-		break
-	fi
-done
-if [ "$applied" -ne "${#PATCHES[@]}" ]; then
+if ! "$TOP/harness/apply.sh" "$SRC" "$RES"; then
 	record FAIL "build" "not attempted: the series does not apply"
 	summary
 	exit 1
 fi
+cd "$SRC"
 HEAD_COMMIT=$(git rev-parse HEAD)
 
 # 4. The overlay folders hold exactly the files the series creates.
@@ -134,7 +115,7 @@ created=$(git diff --name-only --diff-filter=A base HEAD | sort)
 for f in $created; do
 	cmp -s "$f" "$TOP/$f" || { bad=1; log "overlay: $f differs from the series"; }
 done
-overlay=$(cd "$TOP" && find lib include kernel arch tools Documentation -type f 2>/dev/null | sort)
+overlay=$(cd "$TOP" && find lib include kernel arch tools Documentation -type f 2>/dev/null | sort || true)
 extra=$(comm -13 <(echo "$created") <(echo "$overlay"))
 [ -z "$extra" ] || { bad=1; log "overlay: not created by the series: $extra"; }
 [ -z "$bad" ] && record PASS "overlay: matches the files the series creates" ||
@@ -166,7 +147,8 @@ matrix() {
 	local val=$1 frag
 	frag=$CHK/kstats-$val.config
 	if [ "$val" = n ]; then
-		echo "# CONFIG_KSTATS is not set" >"$frag"
+		printf '%s\n' "# CONFIG_KSTATS is not set" \
+			"# CONFIG_KSTATS_KUNIT_TEST is not set" >"$frag"
 	else
 		echo "CONFIG_KSTATS=$val" >"$frag"
 	fi
@@ -195,7 +177,7 @@ if [ -n "$booted" ]; then
 	for f in $created; do
 		case "$f" in lib/*.c | kernel/*.c | arch/*.c | arch/*/*.c) ;; *) continue ;; esac
 		o=${f%.c}.o
-		out=$(make -C "$SRC" O="$OBJ" $(kmake_cc) -j"$JOBS" W=1 C=2 "$o" 2>&1) || true
+		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 "$o" 2>&1) || true
 		if echo "$out" | grep -E "(warning|error):" | grep -q .; then
 			echo "$out" | grep -E "(warning|error):" | head -20 >&2
 			record FAIL "W=1 and sparse: $f"
@@ -210,9 +192,31 @@ fi
 # 8. i386: no 64-bit division outside the div64 helpers; kstats.ko links.
 "$TOP/harness/i386.sh" "$SRC" "$OBJ32" "$RES" || true
 
+# 8b. The lookup cache on the host CPU (quick sizes).
+if [ -d "$SRC/tools/testing/kprobe_cache" ]; then
+	"$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null || true
+fi
+
 # 9. Boot in QEMU and run the tests.
 if [ -n "$booted" ]; then
-	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" || true
+	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" guest || true
+fi
+
+# 10. The debug kernel (KASAN, lockdep, kmemleak): the same tests and a
+#     short stress run; `make stress` runs the long one.
+if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
+	OBJD=$CHK/build-debug
+	mkdir -p "$OBJD"
+	log "build: debug config"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "$TOP/harness/configs/debug.config" \
+		>"$OBJD/kconfig.log" 2>&1 && kbuild "$OBJD" build all; then
+		record PASS "build: debug config (KASAN, lockdep, kmemleak)"
+		STRESS_SECONDS=${STRESS_SECONDS:-20} "$TOP/harness/runtests.sh" \
+			"$SRC" "$OBJD" "$CHK/boot-debug" "$RES" debug-guest || true
+	else
+		cat "$OBJD/kconfig.log" >&2
+		record FAIL "build: debug config (KASAN, lockdep, kmemleak)" "see $OBJD/build.log"
+	fi
 fi
 
 summary

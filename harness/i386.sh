@@ -5,6 +5,8 @@
 # Usage: i386.sh SRC OBJ RESULTS
 . "$(dirname "$0")/common.sh"
 
+cc=$(kmake_cc)
+
 SRC=$1 OBJ=$2 RES=$3
 mkdir -p "$OBJ"
 rec() { echo "$1 $2${3:+: $3}" >>"$RES"; log "$1 $2${3:+ ($3)}"; }
@@ -16,8 +18,7 @@ if ! ARCH=i386 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/i38
 	rec FAIL "i386: configuration"
 	exit 1
 fi
-# shellcheck disable=SC2046
-if ! make -C "$SRC" O="$OBJ" ARCH=i386 $(kmake_cc) -j"$JOBS" all >"$OBJ/build.log" 2>&1; then
+if ! make -C "$SRC" O="$OBJ" ARCH=i386 ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1; then
 	grep -E 'error|ERROR|undefined' "$OBJ/build.log" | head -20 >&2
 	rec FAIL "i386: build and module link" "see $OBJ/build.log"
 	exit 1

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small per-CPU, set-associative cache of address -> kprobe lookups.
+ *
+ * The data structure and its three operations (probe, insert, flush) are
+ * plain inline functions on one CPU's struct kprobe_cache, with no notion
+ * of per-CPU data, interrupts or the kprobe table: kernel/kprobe_cache.c
+ * adds those, and tools/testing/kprobe_cache/ compiles this same file in
+ * user space to measure it on real hardware.
+ */
+#ifndef _LINUX_KPROBE_CACHE_H
+#define _LINUX_KPROBE_CACHE_H
+
+#include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/types.h>
+
+#ifdef CONFIG_KPROBE_CACHE_SHIFT
+#define KPROBE_CACHE_SHIFT	CONFIG_KPROBE_CACHE_SHIFT
+#else
+#define KPROBE_CACHE_SHIFT	8
+#endif
+#define KPROBE_CACHE_SETS	BIT(KPROBE_CACHE_SHIFT)
+#define KPROBE_CACHE_WAYS	4
+
+struct kprobe;
+
+/**
+ * struct kprobe_cache_stats - what one CPU's cache did
+ * @hits: lookups answered by the cache
+ * @misses: lookups that walked the kprobe table
+ * @inserts: entries written after a miss
+ * @invalidations: flushes because the table had changed
+ */
+struct kprobe_cache_stats {
+	unsigned long hits;
+	unsigned long misses;
+	unsigned long inserts;
+	unsigned long invalidations;
+};
+
+struct kprobe_cache_way {
+	void *addr;
+	struct kprobe *kp;
+};
+
+/* One set is one 64-byte cache line on 64-bit. */
+struct kprobe_cache_set {
+	struct kprobe_cache_way way[KPROBE_CACHE_WAYS];
+} __aligned(KPROBE_CACHE_WAYS * sizeof(struct kprobe_cache_way));
+
+/**
+ * struct kprobe_cache - one CPU's cache
+ * @set: the sets; an address can only live in set hash_ptr(addr, SHIFT)
+ *
+ * 64 bytes per set: 16 KiB per CPU with the default 256 sets.
+ */
+struct kprobe_cache {
+	struct kprobe_cache_set set[KPROBE_CACHE_SETS];
+};
+
+/*
+ * Only the owning CPU reads or writes a cache, but its lookups can nest:
+ * an interrupt or NMI may hit a kprobe while a lookup runs.  Writers
+ * (insert, flush) must be serialized by the caller, and a reader that a
+ * writer may interrupt must check that no write happened while it probed
+ * (kernel/kprobe_cache.c keeps a per-CPU sequence count for that).
+ * Otherwise a probe could pair the address of a new entry with the kprobe
+ * of the entry that the new one replaced.
+ */
+static __always_inline struct kprobe *
+kprobe_cache_probe(struct kprobe_cache *c, void *addr)
+{
+	struct kprobe_cache_set *set = &c->set[hash_ptr(addr, KPROBE_CACHE_SHIFT)];
+	int i;
+
+	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
+		if (READ_ONCE(set->way[i].addr) == addr)
+			return READ_ONCE(set->way[i].kp);
+	return NULL;
+}
+
+static inline void kprobe_cache_insert(struct kprobe_cache *c, void *addr,
+				       struct kprobe *kp, unsigned int victim)
+{
+	struct kprobe_cache_set *set = &c->set[hash_ptr(addr, KPROBE_CACHE_SHIFT)];
+	struct kprobe_cache_way *way = NULL;
+	int i;
+
+	for (i = 0; i < KPROBE_CACHE_WAYS; i++) {
+		if (!set->way[i].addr || set->way[i].addr == addr) {
+			way = &set->way[i];
+			break;
+		}
+	}
+	if (!way)
+		way = &set->way[victim % KPROBE_CACHE_WAYS];
+
+	WRITE_ONCE(way->kp, kp);
+	WRITE_ONCE(way->addr, addr);
+}
+
+static inline void kprobe_cache_flush(struct kprobe_cache *c)
+{
+	unsigned int s;
+	int i;
+
+	for (s = 0; s < KPROBE_CACHE_SETS; s++)
+		for (i = 0; i < KPROBE_CACHE_WAYS; i++)
+			WRITE_ONCE(c->set[s].way[i].addr, NULL);
+}
+
+#ifdef CONFIG_KPROBE_CACHE
+#if IS_ENABLED(CONFIG_KUNIT)
+void kprobe_cache_read_stats(struct kprobe_cache_stats *sum);
+void kprobe_cache_switch(bool on);
+#endif
+#endif
+
+#endif /* _LINUX_KPROBE_CACHE_H */

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU lookup cache in front of get_kprobe().
+ *
+ * With tens of thousands of kprobes registered, get_kprobe() walks a chain
+ * of hundreds of struct kprobe scattered over the slab for every hit.  The
+ * hit path only ever needs a handful of hot addresses, so each CPU keeps
+ * the last ones it looked up in a small set-associative cache
+ * (include/linux/kprobe_cache.h) and walks the table only on a miss.
+ *
+ * Coherence.  The cache must never return a kprobe that get_kprobe() would
+ * not return at that moment.  Every change of the kprobe hash table
+ * (kernel/kprobes.c: the rollback of a failed arm, an aggregator replacing
+ * a probe, the removal of a probe or aggregator, the optimizer's removal of
+ * unused probes) happens under kprobe_mutex and is followed by
+ * kprobe_cache_invalidate(), which increments kprobe_cache_gen with release
+ * ordering.  A CPU's entries are valid only while its cache's gen equals
+ * kprobe_cache_gen:
+ *
+ *  - A lookup reads kprobe_cache_gen (acquire) before it probes the cache
+ *    or walks the table.  If it sees the new generation, it also sees the
+ *    table change that preceded it, so it neither uses an older entry (the
+ *    generations differ) nor inserts a removed probe (its walk cannot find
+ *    it).
+ *  - A lookup that still sees the old generation began before the
+ *    increment was visible, so it is inside the RCU read-side critical
+ *    section (preemption or interrupts disabled) that the writer's
+ *    synchronize_rcu() waits for before unregister returns or a probe is
+ *    freed: exactly the window in which get_kprobe() may also still return
+ *    the removed probe.
+ *  - Adding a probe needs no invalidation: the cache holds no negative
+ *    entries, and a second probe at a cached address goes through an
+ *    aggregator, which replaces the first probe in the table and
+ *    invalidates.
+ *  - A lookup that finds the table changed under it only inserts under the
+ *    generation it read first; if an interrupting lookup has meanwhile moved
+ *    the cache to a newer generation, it inserts nothing.
+ *
+ * Disabling a probe or all probes does not change the table: the callers
+ * check kprobe_disabled() after the lookup, as they do after get_kprobe().
+ * Module unload turns probes GONE in place, also without changing the table.
+ * Turning the cache off and on through debugfs invalidates too.
+ *
+ * So invalidation costs one atomic increment and no IPI, whatever the
+ * number of CPUs: unregistering N probes costs N increments, and each CPU
+ * flushes its cache (16 KiB) at most once per generation it sees, on its
+ * next lookup.
+ *
+ * Readers and writers of one CPU's cache are that CPU's lookups, which can
+ * nest (an interrupt or NMI that hits a kprobe inside
+ * kprobe_ftrace_handler()).  Writers (flush and insert after a miss) run
+ * with interrupts disabled and never in NMI context, so they do not nest,
+ * and they make a per-CPU sequence count odd while they write.  A reader
+ * uses what it found only if the count was even and unchanged around its
+ * probe: otherwise a nested insert could have paired the address of its
+ * new entry with the kprobe of the entry it replaced.  A reader that loses
+ * this race walks the table instead.
+ */
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/jump_label.h>
+#include <linux/kprobe_cache.h>
+#include <linux/kprobes.h>
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <kunit/visibility.h>
+
+/*
+ * One CPU's state besides its sets: the generation its entries belong to,
+ * the sequence count of its writers and its statistics.
+ */
+struct kprobe_cache_cpu {
+	unsigned long gen;
+	unsigned int seq;
+	struct kprobe_cache_stats stats;
+};
+
+static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
+static DEFINE_PER_CPU(struct kprobe_cache_cpu, kprobe_cache_cpu);
+/* Starts ahead of every CPU's gen, so that the first lookup flushes. */
+static atomic_long_t kprobe_cache_gen = ATOMIC_LONG_INIT(1);
+static DEFINE_STATIC_KEY_TRUE(kprobe_cache_on);
+static DEFINE_MUTEX(kprobe_cache_switch_mutex);
+
+/**
+ * kprobe_cache_invalidate() - drop every CPU's cached lookups
+ *
+ * Called after every change of the kprobe hash table, before the
+ * synchronize_rcu() that precedes freeing or returning to the caller.
+ * Costs one atomic increment; each CPU flushes lazily.
+ */
+void kprobe_cache_invalidate(void)
+{
+	atomic_long_inc_return_release(&kprobe_cache_gen);
+}
+
+static void kprobe_cache_fill(unsigned long gen, void *addr, struct kprobe *p)
+{
+	struct kprobe_cache *c = this_cpu_ptr(&kprobe_cache);
+	struct kprobe_cache_cpu *cc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cc = this_cpu_ptr(&kprobe_cache_cpu);
+	/* A nested lookup has seen a newer table: p may be stale. */
+	if ((long)(gen - cc->gen) < 0)
+		goto out;
+	WRITE_ONCE(cc->seq, cc->seq + 1);
+	barrier();
+	if (cc->gen != gen) {
+		kprobe_cache_flush(c);
+		WRITE_ONCE(cc->gen, gen);
+		cc->stats.invalidations++;
+	}
+	kprobe_cache_insert(c, addr, p, cc->stats.inserts);
+	cc->stats.inserts++;
+	barrier();
+	WRITE_ONCE(cc->seq, cc->seq + 1);
+out:
+	local_irq_restore(flags);
+}
+
+NOKPROBE_SYMBOL(kprobe_cache_fill);
+
+/**
+ * get_kprobe_cached() - get_kprobe() for the hit path
+ * @addr: the probed address
+ *
+ * Context: preemption disabled (int3 handler, ftrace handler); the result
+ * may be used until preemption is enabled again, as with get_kprobe().
+ * Return: the kprobe (or aggregator) registered at @addr, or NULL.
+ */
+struct kprobe *get_kprobe_cached(void *addr)
+{
+	struct kprobe_cache_cpu *cc;
+	unsigned long gen;
+	unsigned int seq;
+	struct kprobe *p;
+
+	if (!static_branch_likely(&kprobe_cache_on) || unlikely(!addr))
+		return get_kprobe(addr);
+
+	cc = this_cpu_ptr(&kprobe_cache_cpu);
+	gen = atomic_long_read_acquire(&kprobe_cache_gen);
+	seq = READ_ONCE(cc->seq);
+	barrier();
+	if (likely(READ_ONCE(cc->gen) == gen && !(seq & 1))) {
+		p = kprobe_cache_probe(this_cpu_ptr(&kprobe_cache), addr);
+		barrier();
+		if (likely(p && READ_ONCE(cc->seq) == seq)) {
+			this_cpu_inc(kprobe_cache_cpu.stats.hits);
+			return p;
+		}
+	}
+	this_cpu_inc(kprobe_cache_cpu.stats.misses);
+	p = get_kprobe(addr);
+	if (p && !in_nmi())
+		kprobe_cache_fill(gen, addr, p);
+	return p;
+}
+
+NOKPROBE_SYMBOL(get_kprobe_cached);
+
+/**
+ * kprobe_cache_read_stats() - sum the statistics of all CPUs
+ * @sum: where to put the sums
+ */
+VISIBLE_IF_KUNIT void kprobe_cache_read_stats(struct kprobe_cache_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+
+		sum->hits += READ_ONCE(s->hits);
+		sum->misses += READ_ONCE(s->misses);
+		sum->inserts += READ_ONCE(s->inserts);
+		sum->invalidations += READ_ONCE(s->invalidations);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
+
+/**
+ * kprobe_cache_switch() - turn the cache on or off for all CPUs
+ * @on: true to use the cache on the hit path
+ *
+ * Context: process context, may sleep.
+ */
+VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
+{
+	mutex_lock(&kprobe_cache_switch_mutex);
+	if (on && !static_key_enabled(&kprobe_cache_on)) {
+		/*
+		 * Generations keep counting while the cache is off; this one
+		 * makes sure that nothing cached before is used, whatever
+		 * happened to the table meanwhile.
+		 */
+		kprobe_cache_invalidate();
+		static_branch_enable(&kprobe_cache_on);
+	} else if (!on && static_key_enabled(&kprobe_cache_on)) {
+		static_branch_disable(&kprobe_cache_on);
+	}
+	mutex_unlock(&kprobe_cache_switch_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_switch);
+
+static int kprobe_cache_stats_show(struct seq_file *m, void *v)
+{
+	struct kprobe_cache_stats sum;
+	int cpu;
+
+	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %ld\n",
+		   static_key_enabled(&kprobe_cache_on), KPROBE_CACHE_SETS,
+		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache),
+		   atomic_long_read(&kprobe_cache_gen));
+	for_each_possible_cpu(cpu) {
+		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+
+		seq_printf(m, "cpu%-4d hits %lu misses %lu inserts %lu invalidations %lu\n",
+			   cpu, READ_ONCE(s->hits), READ_ONCE(s->misses),
+			   READ_ONCE(s->inserts), READ_ONCE(s->invalidations));
+	}
+	kprobe_cache_read_stats(&sum);
+	seq_printf(m, "all     hits %lu misses %lu inserts %lu invalidations %lu\n",
+		   sum.hits, sum.misses, sum.inserts, sum.invalidations);
+	return 0;
+}
+
+static int kprobe_cache_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kprobe_cache_stats_show, NULL);
+}
+
+/* Writing "reset" zeroes the counters (not the cache). */
+static ssize_t kprobe_cache_stats_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	char buf[8] = {};
+	int cpu;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (!sysfs_streq(buf, "reset"))
+		return -EINVAL;
+	for_each_possible_cpu(cpu) {
+		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+
+		WRITE_ONCE(s->hits, 0);
+		WRITE_ONCE(s->misses, 0);
+		WRITE_ONCE(s->inserts, 0);
+		WRITE_ONCE(s->invalidations, 0);
+	}
+	return count;
+}
+
+static const struct file_operations kprobe_cache_stats_fops = {
+	.open = kprobe_cache_stats_open,
+	.read = seq_read,
+	.write = kprobe_cache_stats_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static ssize_t kprobe_cache_enabled_read(struct file *file, char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	char buf[2] = { static_key_enabled(&kprobe_cache_on) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t kprobe_cache_enabled_write(struct file *file,
+					  const char __user *ubuf, size_t count,
+					  loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	kprobe_cache_switch(on);
+	return count;
+}
+
+static const struct file_operations kprobe_cache_enabled_fops = {
+	.read = kprobe_cache_enabled_read,
+	.write = kprobe_cache_enabled_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * kprobe_cache_debugfs_init() - add the cache's files to debugfs kprobes/
+ * @dir: the kprobes/ directory
+ */
+void __init kprobe_cache_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("cache_enabled", 0600, dir, NULL,
+			    &kprobe_cache_enabled_fops);
+	debugfs_create_file("cache_stats", 0600, dir, NULL,
+			    &kprobe_cache_stats_fops);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the kprobe lookup cache (CONFIG_KPROBE_CACHE).
+ *
+ * Each case runs twice: with the probe on the function entry (the ftrace
+ * path, kprobe_ftrace_handler()) and inside the function (the int3 path,
+ * kprobe_int3_handler(); the probe has a post handler, so the optimizer
+ * leaves it on int3).
+ */
+
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/kprobe_cache.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+static noinline int kpc_target(int x)
+{
+	/* Enough instructions for a probe inside the function. */
+	barrier();
+	return x * 3 + 1;
+}
+
+/* Called through a pointer, as in test_kprobes.c, so that it is not inlined. */
+static int (*kpc_call)(int x);
+
+enum kpc_path { KPC_FTRACE, KPC_INT3 };
+
+static const char * const kpc_path_names[] = { "ftrace", "int3" };
+
+static void kpc_path_desc(const enum kpc_path *p, char *desc)
+{
+	strscpy(desc, kpc_path_names[*p], KUNIT_PARAM_DESC_SIZE);
+}
+
+static const enum kpc_path kpc_paths[] = { KPC_FTRACE, KPC_INT3 };
+KUNIT_ARRAY_PARAM(kpc_path, kpc_paths, kpc_path_desc);
+
+struct kpc_probe {
+	struct kprobe kp;
+	atomic_t hits;
+};
+
+static int kpc_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct kpc_probe *p = container_of(kp, struct kpc_probe, kp);
+
+	atomic_inc(&p->hits);
+	return 0;
+}
+
+static void kpc_post(struct kprobe *kp, struct pt_regs *regs,
+		     unsigned long flags)
+{
+}
+
+/*
+ * Register @p on kpc_target through @path.  For int3, the first offset
+ * past the entry that kprobes accepts is an instruction boundary inside
+ * the function.
+ */
+static int kpc_register(struct kunit *test, struct kpc_probe *p,
+			enum kpc_path path)
+{
+	unsigned int off;
+	int ret = -EINVAL;
+
+	for (off = path == KPC_FTRACE ? 0 : 1; off < 16; off++) {
+		memset(p, 0, sizeof(*p));
+		p->kp.addr = (kprobe_opcode_t *)((unsigned long)kpc_target + off);
+		p->kp.pre_handler = kpc_pre;
+		if (path == KPC_INT3)
+			p->kp.post_handler = kpc_post;
+		ret = register_kprobe(&p->kp);
+		if (ret != -EILSEQ || path == KPC_FTRACE)
+			break;
+	}
+	if (!ret && path == KPC_FTRACE)
+		KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&p->kp));
+	if (!ret && path == KPC_INT3)
+		KUNIT_EXPECT_FALSE(test, kprobe_ftrace(&p->kp));
+	return ret;
+}
+
+/* Same address as @first, for aggregation. */
+static int kpc_register_at(struct kpc_probe *p, struct kpc_probe *first)
+{
+	memset(p, 0, sizeof(*p));
+	p->kp.addr = first->kp.addr;
+	p->kp.pre_handler = kpc_pre;
+	p->kp.post_handler = first->kp.post_handler;
+	return register_kprobe(&p->kp);
+}
+
+static unsigned long kpc_hits(void)
+{
+	struct kprobe_cache_stats s;
+
+	kprobe_cache_read_stats(&s);
+	return s.hits;
+}
+
+static void kpc_hit(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kpc_call(i);
+}
+
+static void kpc_test_hit(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kpc_probe p;
+	unsigned long hits;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	kpc_hit(1);
+	hits = kpc_hits();
+	kpc_hit(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 101);
+	/* The hit path was answered from the cache. */
+	KUNIT_EXPECT_GE(test, kpc_hits() - hits, 100UL);
+	unregister_kprobe(&p.kp);
+}
+
+static void kpc_test_aggregate(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kpc_probe a, b, c;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &a, *path));
+	kpc_hit(10);			/* a is cached on this CPU */
+	KUNIT_ASSERT_EQ(test, 0, kpc_register_at(&b, &a));
+	kpc_hit(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 11);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.hits), 1);
+	/* A third probe joins the aggregator that is now cached. */
+	KUNIT_ASSERT_EQ(test, 0, kpc_register_at(&c, &a));
+	kpc_hit(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 12);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.hits), 1);
+	/* Unregister children one by one; the last takes the aggregator. */
+	unregister_kprobe(&b.kp);
+	kpc_hit(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 13);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.hits), 2);
+	unregister_kprobe(&a.kp);
+	kpc_hit(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 13);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.hits), 3);
+	unregister_kprobe(&c.kp);
+	kpc_hit(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.hits), 3);
+}
+
+static void kpc_test_unregister(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kpc_probe p;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	kpc_hit(10);
+	unregister_kprobe(&p.kp);
+	kpc_hit(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 10);
+	/* And again at the same address, with a new probe. */
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	kpc_hit(3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 3);
+	unregister_kprobe(&p.kp);
+}
+
+static void kpc_test_disable_enable(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kpc_probe p;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	kpc_hit(5);
+	KUNIT_ASSERT_EQ(test, 0, disable_kprobe(&p.kp));
+	kpc_hit(5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 5);
+	KUNIT_ASSERT_EQ(test, 0, enable_kprobe(&p.kp));
+	kpc_hit(5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 10);
+	unregister_kprobe(&p.kp);
+}
+
+struct kpc_hammer {
+	struct completion done;
+	atomic_t stop;
+	long calls;
+};
+
+static int kpc_hammer_fn(void *arg)
+{
+	struct kpc_hammer *h = arg;
+
+	while (!atomic_read(&h->stop)) {
+		kpc_call(1);
+		h->calls++;
+		cond_resched();
+	}
+	complete(&h->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Flip the switch while another CPU (and this one) keep hitting the
+ * probe: no hit may be lost or doubled.
+ */
+static void kpc_test_switch(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kpc_hammer h = {};
+	struct task_struct *t;
+	struct kpc_probe p;
+	int i, cpu, other, mine = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	init_completion(&h.done);
+	cpu = get_cpu();
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	put_cpu();
+	if (other >= nr_cpu_ids)
+		other = cpu;
+	t = kthread_create(kpc_hammer_fn, &h, "kpc_hammer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, other);
+	wake_up_process(t);
+
+	for (i = 0; i < 200; i++) {
+		kprobe_cache_switch(i & 1);
+		kpc_hit(10);
+		mine += 10;
+		if (!(i % 16))
+			usleep_range(1000, 2000);
+	}
+	kprobe_cache_switch(true);
+	atomic_set(&h.stop, 1);
+	wait_for_completion(&h.done);
+	kthread_stop(t);
+	unregister_kprobe(&p.kp);
+
+	KUNIT_EXPECT_GT(test, h.calls, 0L);
+	KUNIT_EXPECT_EQ(test, (long)atomic_read(&p.hits), h.calls + mine);
+}
+
+static int kpc_init(struct kunit *test)
+{
+	kpc_call = kpc_target;
+	kprobe_cache_switch(true);
+	return 0;
+}
+
+static struct kunit_case kpc_cases[] = {
+	KUNIT_CASE_PARAM(kpc_test_hit, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_aggregate, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_unregister, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_switch, kpc_path_gen_params),
+	{}
+};
+
+static struct kunit_suite kpc_suite = {
+	.name = "kprobe_cache",
+	.init = kpc_init,
+	.test_cases = kpc_cases,
+};
+
+kunit_test_suite(kpc_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the kprobe lookup cache");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

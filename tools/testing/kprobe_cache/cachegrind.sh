@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Data read misses per cold lookup, from cachegrind's cache simulation:
+# walk_lookup() (get_kprobe()) against cached_lookup() (the kprobe cache),
+# with H=16 hot probes among N=1000, 10000 and 40000.  Only the misses
+# that cg_annotate attributes to those two functions (and to the code
+# inlined into them) count; table building, cache warming and the cache
+# flushing between lookups are other functions.
+#
+# Arguments: none for the full table, or quick for N=1000 and 40000 only.
+#
+# Environment:
+#   COUNT	lookups per run (default 200, quick 100)
+#   CG_LL	cachegrind's --LL=size,assoc,line (default: the host's last
+#		level cache as sysfs reports it; cachegrind's own guess can be
+#		far off in a VM)
+#   TASKSET	a command prefix to pin the runs, e.g. "taskset -c 1"
+
+set -e
+prog=${0##*/}
+cd "$(dirname "$0")"
+
+bench=./kprobe_cache_bench
+hot=16
+sizes="1000 10000 40000"
+count=${COUNT:-200}
+if [ "$1" = quick ]; then
+	sizes="1000 40000"
+	count=${COUNT:-100}
+elif [ -n "$1" ]; then
+	echo "Usage: $prog [quick]" >&2
+	exit 2
+fi
+
+if ! command -v valgrind >/dev/null 2>&1 ||
+   ! command -v cg_annotate >/dev/null 2>&1; then
+	echo "$prog: valgrind or cg_annotate not found, skipped"
+	exit 0
+fi
+[ -x "$bench" ] || { echo "$prog: build $bench first" >&2; exit 1; }
+
+# size in bytes of a sysfs cache size such as 32768K
+to_bytes() {
+	case "$1" in
+	*K) echo $((${1%K} * 1024)) ;;
+	*M) echo $((${1%M} * 1024 * 1024)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+if [ -z "$CG_LL" ]; then
+	llc=
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ "$(cat "$d/type")" = Instruction ] || llc=$d
+	done
+	[ -n "$llc" ] || { echo "$prog: set CG_LL" >&2; exit 1; }
+	size=$(to_bytes "$(cat "$llc/size")")
+	ways=$(cat "$llc/ways_of_associativity")
+	line=$(cat "$llc/coherency_line_size")
+	# cachegrind needs a power of two number of sets
+	sets=$((size / (ways * line)))
+	p=1
+	while [ $((p * 2)) -le "$sets" ]; do
+		p=$((p * 2))
+	done
+	CG_LL=$((p * ways * line)),$ways,$line
+fi
+evict_kib=$((${CG_LL%%,*} * 2 / 1024))
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# D1 and LL read misses per lookup of walk_lookup and cached_lookup
+misses() {
+	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
+		--auto=no "$1" |
+	awk -v count="$count" '
+		$NF ~ /:(walk_lookup|cached_lookup)(\.[0-9A-Za-z_.]+)?$/ {
+			gsub(",", "", $1)
+			gsub(",", "", $2)
+			d1 += $1
+			ll += $2
+		}
+		END { printf "%.2f %.2f", d1 / count, ll / count }'
+}
+
+rows=
+for n in $sizes; do
+	row=$n
+	for v in walk cache; do
+		out=$tmp/$v.$n
+		if ! $TASKSET valgrind --tool=cachegrind --cache-sim=yes \
+			--LL="$CG_LL" --cachegrind-out-file="$out" \
+			"$bench" --cachegrind $v "$n" $hot "$count" "$evict_kib" \
+			>"$out.log" 2>&1; then
+			cat "$out.log" >&2
+			exit 1
+		fi
+		grep '^cachegrind:' "$out.log"
+		row="$row $(misses "$out")"
+	done
+	rows="$rows$row
+"
+done
+
+echo "simulated caches (cachegrind --LL=$CG_LL, flush $evict_kib KiB):"
+grep '^desc:' "$out" | sed 's/^desc: */  /'
+echo "data read misses per cold lookup, H=$hot, $count lookups per run:"
+printf '%6s %23s %23s %24s %24s\n' N walk_D1_miss_per_lookup \
+	walk_LL_miss_per_lookup cache_D1_miss_per_lookup \
+	cache_LL_miss_per_lookup
+printf '%s' "$rows" | while read -r n wd1 wll cd1 cll; do
+	printf '%6s %23s %23s %24s %24s\n' "$n" "$wd1" "$wll" "$cd1" "$cll"
+done
