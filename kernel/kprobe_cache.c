@@ -24,10 +24,11 @@
  *    it).
  *  - A lookup that still sees the old generation began before the
  *    increment was visible, so it is inside the RCU read-side critical
- *    section (preemption or interrupts disabled) that the writer's
- *    synchronize_rcu() waits for before unregister returns or a probe is
- *    freed: exactly the window in which get_kprobe() may also still return
- *    the removed probe.
+ *    section (preemption or interrupts disabled) that the writer waits
+ *    for before unregister returns or a probe is freed (synchronize_rcu(),
+ *    or synchronize_rcu_tasks() in the optimizer, which also waits for
+ *    such sections): exactly the window in which get_kprobe() may also
+ *    still return the removed probe.
  *  - Adding a probe needs no invalidation: the cache holds no negative
  *    entries, and a second probe at a cached address goes through an
  *    aggregator, which replaces the first probe in the table and
@@ -47,20 +48,19 @@
  * next lookup.
  *
  * Readers and writers of one CPU's cache are that CPU's lookups, which can
- * nest (an interrupt or NMI that hits a kprobe inside
- * kprobe_ftrace_handler()).  Writers (flush and insert after a miss) run
- * with interrupts disabled and never in NMI context, so they do not nest,
- * and they make a per-CPU sequence count odd while they write.  A reader
- * uses what it found only if the count was even and unchanged around its
- * probe: otherwise a nested insert could have paired the address of its
- * new entry with the kprobe of the entry it replaced.  A reader that loses
- * this race walks the table instead.
+ * nest: an interrupt that hits a kprobe inside kprobe_ftrace_handler(), or
+ * an int3 or NMI inside either (kprobe_int3_handler() runs in NMI context
+ * on x86).  A writer (flush and insert after a miss) makes a per-CPU
+ * sequence count odd while it writes, with single-instruction this_cpu
+ * increments, and a writer that finds the count odd has interrupted
+ * another writer and writes nothing.  A reader uses what it found only if
+ * the count was even and unchanged around its probe: otherwise a nested
+ * insert could have paired the address of its new entry with the kprobe of
+ * the entry it replaced.  A reader that loses this race walks the table.
  */
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
-#include <linux/hardirq.h>
-#include <linux/irqflags.h>
 #include <linux/jump_label.h>
 #include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
@@ -103,28 +103,29 @@ void kprobe_cache_invalidate(void)
 
 static void kprobe_cache_fill(unsigned long gen, void *addr, struct kprobe *p)
 {
-	struct kprobe_cache *c = this_cpu_ptr(&kprobe_cache);
-	struct kprobe_cache_cpu *cc;
-	unsigned long flags;
+	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
 
-	local_irq_save(flags);
-	cc = this_cpu_ptr(&kprobe_cache_cpu);
-	/* A nested lookup has seen a newer table: p may be stale. */
-	if ((long)(gen - cc->gen) < 0)
-		goto out;
-	WRITE_ONCE(cc->seq, cc->seq + 1);
+	/* Interrupting another writer of this CPU's cache: leave it be. */
+	if (READ_ONCE(cc->seq) & 1)
+		return;
+	this_cpu_inc(kprobe_cache_cpu.seq);
 	barrier();
-	if (cc->gen != gen) {
-		kprobe_cache_flush(c);
-		WRITE_ONCE(cc->gen, gen);
-		cc->stats.invalidations++;
+	/*
+	 * A nested lookup may have moved the cache to a newer generation
+	 * since ours was read: then p may be stale.
+	 */
+	if ((long)(gen - cc->gen) >= 0) {
+		if (cc->gen != gen) {
+			kprobe_cache_flush(this_cpu_ptr(&kprobe_cache));
+			WRITE_ONCE(cc->gen, gen);
+			cc->stats.invalidations++;
+		}
+		kprobe_cache_insert(this_cpu_ptr(&kprobe_cache), addr, p,
+				    cc->stats.inserts);
+		cc->stats.inserts++;
 	}
-	kprobe_cache_insert(c, addr, p, cc->stats.inserts);
-	cc->stats.inserts++;
 	barrier();
-	WRITE_ONCE(cc->seq, cc->seq + 1);
-out:
-	local_irq_restore(flags);
+	this_cpu_inc(kprobe_cache_cpu.seq);
 }
 
 NOKPROBE_SYMBOL(kprobe_cache_fill);
@@ -161,7 +162,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 	}
 	this_cpu_inc(kprobe_cache_cpu.stats.misses);
 	p = get_kprobe(addr);
-	if (p && !in_nmi())
+	if (p)
 		kprobe_cache_fill(gen, addr, p);
 	return p;
 }

@@ -60,8 +60,9 @@ static void kpc_post(struct kprobe *kp, struct pt_regs *regs,
 
 /*
  * Register @p on kpc_target through @path.  For int3, the first offset
- * past the entry that kprobes accepts is an instruction boundary inside
- * the function.
+ * past the entry that kprobes accepts and does not move onto the ftrace
+ * call site (with IBT, the endbr64 before it) is an instruction boundary
+ * inside the function.
  */
 static int kpc_register(struct kunit *test, struct kpc_probe *p,
 			enum kpc_path path)
@@ -69,15 +70,22 @@ static int kpc_register(struct kunit *test, struct kpc_probe *p,
 	unsigned int off;
 	int ret = -EINVAL;
 
-	for (off = path == KPC_FTRACE ? 0 : 1; off < 16; off++) {
+	for (off = path == KPC_FTRACE ? 0 : 1; off < 32; off++) {
 		memset(p, 0, sizeof(*p));
 		p->kp.addr = (kprobe_opcode_t *)((unsigned long)kpc_target + off);
 		p->kp.pre_handler = kpc_pre;
 		if (path == KPC_INT3)
 			p->kp.post_handler = kpc_post;
 		ret = register_kprobe(&p->kp);
-		if (ret != -EILSEQ || path == KPC_FTRACE)
+		if (path == KPC_FTRACE)
 			break;
+		if (ret == -EILSEQ)
+			continue;
+		if (ret || !kprobe_ftrace(&p->kp))
+			break;
+		/* Moved onto the ftrace site: try further in. */
+		unregister_kprobe(&p->kp);
+		ret = -EILSEQ;
 	}
 	if (!ret && path == KPC_FTRACE)
 		KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&p->kp));
