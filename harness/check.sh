@@ -219,4 +219,9 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	fi
 fi
 
+# 11. With CONFIG_KPROBE_CACHE=n the x86 hit paths are the base's code.
+if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
+	"$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" || true
+fi
+
 summary

@@ -61,7 +61,6 @@
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
-#include <linux/jump_label.h>
 #include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
@@ -86,7 +85,12 @@ static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
 static DEFINE_PER_CPU(struct kprobe_cache_cpu, kprobe_cache_cpu);
 /* Starts ahead of every CPU's gen, so that the first lookup flushes. */
 static atomic_long_t kprobe_cache_gen = ATOMIC_LONG_INIT(1);
-static DEFINE_STATIC_KEY_TRUE(kprobe_cache_on);
+/*
+ * Not a static key: the int3 handler must not run code that
+ * text_poke_bp() patches through an int3 of its own, as a nested int3 is
+ * fatal.  One well-predicted load of a read-mostly line costs less.
+ */
+static bool kprobe_cache_on __read_mostly = true;
 static DEFINE_MUTEX(kprobe_cache_switch_mutex);
 
 /**
@@ -145,7 +149,8 @@ struct kprobe *get_kprobe_cached(void *addr)
 	unsigned int seq;
 	struct kprobe *p;
 
-	if (!static_branch_likely(&kprobe_cache_on) || unlikely(!addr))
+	/* Pairs with the release in kprobe_cache_switch(). */
+	if (!smp_load_acquire(&kprobe_cache_on) || unlikely(!addr))
 		return get_kprobe(addr);
 
 	cc = this_cpu_ptr(&kprobe_cache_cpu);
@@ -198,16 +203,18 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
 VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 {
 	mutex_lock(&kprobe_cache_switch_mutex);
-	if (on && !static_key_enabled(&kprobe_cache_on)) {
+	if (on && !kprobe_cache_on) {
 		/*
 		 * Generations keep counting while the cache is off; this one
 		 * makes sure that nothing cached before is used, whatever
-		 * happened to the table meanwhile.
+		 * happened to the table meanwhile.  A lookup that sees the
+		 * switch on also sees the new generation.
 		 */
 		kprobe_cache_invalidate();
-		static_branch_enable(&kprobe_cache_on);
-	} else if (!on && static_key_enabled(&kprobe_cache_on)) {
-		static_branch_disable(&kprobe_cache_on);
+		/* Publishes the new generation with the switch. */
+		smp_store_release(&kprobe_cache_on, true);
+	} else if (!on && kprobe_cache_on) {
+		WRITE_ONCE(kprobe_cache_on, false);
 	}
 	mutex_unlock(&kprobe_cache_switch_mutex);
 }
@@ -219,7 +226,7 @@ static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 	int cpu;
 
 	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %ld\n",
-		   static_key_enabled(&kprobe_cache_on), KPROBE_CACHE_SETS,
+		   READ_ONCE(kprobe_cache_on), KPROBE_CACHE_SETS,
 		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache),
 		   atomic_long_read(&kprobe_cache_gen));
 	for_each_possible_cpu(cpu) {
@@ -276,7 +283,7 @@ static const struct file_operations kprobe_cache_stats_fops = {
 static ssize_t kprobe_cache_enabled_read(struct file *file, char __user *ubuf,
 					 size_t count, loff_t *ppos)
 {
-	char buf[2] = { static_key_enabled(&kprobe_cache_on) ? '1' : '0', '\n' };
+	char buf[2] = { READ_ONCE(kprobe_cache_on) ? '1' : '0', '\n' };
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }
