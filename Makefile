@@ -50,11 +50,5 @@ stress:
 clean:
 	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness
 
-distharness:
-	@harness/harness.sh
-
-stress:
-	@harness/stress.sh
-
-clean:
+distclean:
 	rm -rf $(OUT)
