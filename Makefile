@@ -11,7 +11,7 @@
 # KSRC=/path/to/linux uses your own 6.12.y git tree as the base.
 
 OUT ?= $(CURDIR)/out
-export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG
+export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG QEMU_ACCEL
 
 .PHONY: all check deps base tree export build shell harness stress clean distclean help
 

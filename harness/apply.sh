@@ -8,10 +8,6 @@
 . "$(dirname "$0")/common.sh"
 
 DIR=$1 RES=${2:-}
-rec() {
-	[ -n "$RES" ] && echo "$1 $2${3:+: $3}" >>"$RES"
-	log "$1 $2${3:+ ($3)}"
-}
 "$TOP/harness/base.sh"
 if [ ! -d "$DIR" ]; then
 	log "apply: creating the worktree $DIR"

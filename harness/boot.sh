@@ -23,7 +23,12 @@ mkdir -p -- "$LOGDIR"
 rm -f -- "$LOGDIR/console.log" "$LOGDIR/results.log"
 
 append="console=ttyS0 panic=-1 oops=panic loglevel=7 ${KSERIES_APPEND:-}"
-qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 1G -no-reboot
+# Single-threaded TCG: with one host thread per vCPU (QEMU 7.2's default),
+# a vCPU can keep running a stale translation of kernel text that another
+# vCPU has just rewritten (ftrace and kprobes patch code through int3
+# while other CPUs execute it), and trap on an int3 that is no longer in
+# memory.  The vCPUs still interleave, one host thread at a time.
+qemu=(qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg,thread=single}" -smp 2 -m 1G -no-reboot
 	-kernel "$BZIMAGE" -initrd "$INITRAMFS"
 	-display none -monitor none -nodefaults)
 if [ "$shell" = 1 ]; then

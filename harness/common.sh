@@ -21,6 +21,15 @@ log() {
 	printf '[%7.1fs] %s\n' "$(echo "$now - $T0" | bc)" "$*" >&2
 }
 
+# rec STATUS NAME [DETAIL]: one result line (PASS, FAIL or SKIP) in the
+# results file $RES when it is set, and a progress line.
+rec() {
+	if [ -n "${RES:-}" ]; then
+		echo "$1 $2${3:+: $3}" >>"$RES"
+	fi
+	log "$1 $2${3:+ ($3)}"
+}
+
 die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1

@@ -9,10 +9,6 @@
 . "$(dirname "$0")/common.sh"
 
 SRC=$1 OUTDIR=$2 MODE=$3 RES=${4:-}
-rec() {
-	[ -n "$RES" ] && echo "$1 $2${3:+: $3}" >>"$RES"
-	log "$1 $2${3:+ ($3)}"
-}
 dir=$SRC/tools/testing/kprobe_cache
 mkdir -p "$OUTDIR"
 out=$OUTDIR/hostbench-$MODE.txt

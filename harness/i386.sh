@@ -9,7 +9,6 @@ cc=$(kmake_cc)
 
 SRC=$1 OBJ=$2 RES=$3
 mkdir -p "$OBJ"
-rec() { echo "$1 $2${3:+: $3}" >>"$RES"; log "$1 $2${3:+ ($3)}"; }
 
 log "i386: configuring and building tinyconfig + kstats=m"
 if ! ARCH=i386 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/i386.config" \

@@ -9,7 +9,6 @@
 SRC=$1 OBJ=$2 BOOTDIR=$3 RES=$4 LABEL=$5
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800}
 STRESS_SECONDS=${STRESS_SECONDS:-20}
-rec() { echo "$1 $2${3:+: $3}" >>"$RES"; log "$1 $2${3:+ ($3)}"; }
 
 rm -rf "$BOOTDIR"
 mkdir -p "$BOOTDIR/extra/kseries/tests.d" "$BOOTDIR/extra/kseries/selftests"

@@ -8,10 +8,6 @@
 
 cc=$(kmake_cc)
 SRC=$1 OBJ=$2 RES=${3:-}
-rec() {
-	[ -n "$RES" ] && echo "$1 $2${3:+: $3}" >>"$RES"
-	log "$1 $2${3:+ ($3)}"
-}
 objs="arch/x86/kernel/kprobes/core.o arch/x86/kernel/kprobes/ftrace.o"
 frag=$OBJ.cache-n.config
 mkdir -p "$OBJ"

@@ -8,7 +8,6 @@
 . "$(dirname "$0")/common.sh"
 
 RES=$1
-rec() { echo "$1 $2${3:+: $3}" >>"$RES"; log "$1 $2${3:+ ($3)}"; }
 VDIR=$OUT/vanilla
 mkdir -p "$VDIR"
 
