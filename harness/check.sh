@@ -164,6 +164,19 @@ matrix() {
 }
 matrix y || true
 matrix n || true
+# The whole series with the lookup cache off (patch 2 on).
+if [ -f kernel/kprobe_cache.c ]; then
+	frag=$CHK/kprobe-cache-n.config
+	printf '%s\n' "# CONFIG_KPROBE_CACHE is not set" \
+		"# CONFIG_KPROBE_CACHE_KUNIT_TEST is not set" >"$frag"
+	log "build: CONFIG_KPROBE_CACHE=n"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-kpc-n.log" 2>&1 &&
+		kbuild "$OBJ" build-kprobe-cache-n all; then
+		record PASS "build: CONFIG_KPROBE_CACHE=n"
+	else
+		record FAIL "build: CONFIG_KPROBE_CACHE=n" "see $OBJ/build-kprobe-cache-n.log"
+	fi
+fi
 booted=
 if matrix m; then
 	booted=1
