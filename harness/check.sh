@@ -143,42 +143,31 @@ for i in "${!COMMITS[@]}"; do
 done
 git checkout -q --detach "$HEAD_COMMIT"
 
+# matrix NAME CONFIG-LINE...: build the last patch with the fragment plus
+# these lines, as one counted result.
 matrix() {
-	local val=$1 frag
-	frag=$CHK/kstats-$val.config
-	if [ "$val" = n ]; then
-		printf '%s\n' "# CONFIG_KSTATS is not set" \
-			"# CONFIG_KSTATS_KUNIT_TEST is not set" >"$frag"
-	else
-		echo "CONFIG_KSTATS=$val" >"$frag"
-	fi
-	log "build: CONFIG_KSTATS=$val"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-$val.log" 2>&1 &&
-		kbuild "$OBJ" "build-kstats-$val" all; then
-		record PASS "build: CONFIG_KSTATS=$val"
+	local name=$1 frag=$CHK/matrix-$1.config
+	shift
+	printf '%s\n' "$@" >"$frag"
+	log "build: $name"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-$name.log" 2>&1 &&
+		kbuild "$OBJ" "build-$name" all; then
+		record PASS "build: $name"
 		return 0
 	fi
-	cat "$OBJ/kconfig-$val.log" >&2
-	record FAIL "build: CONFIG_KSTATS=$val" "see $OBJ/build-kstats-$val.log"
+	cat "$OBJ/kconfig-$name.log" >&2
+	record FAIL "build: $name" "see $OBJ/build-$name.log"
 	return 1
 }
-matrix y || true
-matrix n || true
+matrix CONFIG_KSTATS=y CONFIG_KSTATS=y || true
+matrix CONFIG_KSTATS=n "# CONFIG_KSTATS is not set" "# CONFIG_KSTATS_KUNIT_TEST is not set" || true
 # The whole series with the lookup cache off (patch 2 on).
 if [ -f kernel/kprobe_cache.c ]; then
-	frag=$CHK/kprobe-cache-n.config
-	printf '%s\n' "# CONFIG_KPROBE_CACHE is not set" \
-		"# CONFIG_KPROBE_CACHE_KUNIT_TEST is not set" >"$frag"
-	log "build: CONFIG_KPROBE_CACHE=n"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-kpc-n.log" 2>&1 &&
-		kbuild "$OBJ" build-kprobe-cache-n all; then
-		record PASS "build: CONFIG_KPROBE_CACHE=n"
-	else
-		record FAIL "build: CONFIG_KPROBE_CACHE=n" "see $OBJ/build-kprobe-cache-n.log"
-	fi
+	matrix CONFIG_KPROBE_CACHE=n "# CONFIG_KPROBE_CACHE is not set" \
+		"# CONFIG_KPROBE_CACHE_KUNIT_TEST is not set" || true
 fi
 booted=
-if matrix m; then
+if matrix CONFIG_KSTATS=m CONFIG_KSTATS=m; then
 	booted=1
 	record PASS "build: $(basename "${PATCHES[-1]}")"
 else
