@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # Entry points; the work is done by the scripts in harness/.
 #
+#   make bench    the mass-probe benchmark: hook cost vs probes, cache off/on
 #   make check    every check of the series (what CI runs)
 #   make shell    boot the patched kernel to a busybox shell in QEMU
 #   make tree     out/linux: base + the series, one commit per patch
 #   make export   write out/linux's series branch back to patches/
 #   make harness  the lookup cache measured on the host CPU (full table)
 #   make stress   debug kernel (KASAN, lockdep), long kprobe cache stress run
+#   make cachesim cache misses of the hit path, modelled in QEMU, cache off/on
 #
 # KSRC=/path/to/linux uses your own 6.12.y git tree as the base.
+# make bench N="0 1000 40000" H="1 16" PATHS="ftrace int3" LOOPS=20000
+# chooses another sweep.
 
 OUT ?= $(CURDIR)/out
 export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG QEMU_ACCEL
+export N H H_BIG PATHS LOOPS ENABLE_BUDGET BENCH_TREE
 
-.PHONY: all check deps base tree export build shell harness stress clean distclean help
+.PHONY: all bench cachesim check deps base tree export build shell harness stress clean distclean help
 
 all: help
 
@@ -47,8 +52,14 @@ harness:
 stress:
 	@harness/stress.sh
 
+bench:
+	@harness/bench.sh
+
+cachesim:
+	@harness/cachesim/run.sh
+
 clean:
-	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness
+	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim
 
 distclean:
 	rm -rf $(OUT)

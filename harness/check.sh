@@ -160,7 +160,9 @@ matrix() {
 	return 1
 }
 matrix CONFIG_KSTATS=y CONFIG_KSTATS=y || true
-matrix CONFIG_KSTATS=n "# CONFIG_KSTATS is not set" "# CONFIG_KSTATS_KUNIT_TEST is not set" || true
+matrix CONFIG_KSTATS=n "# CONFIG_KSTATS is not set" "# CONFIG_KSTATS_KUNIT_TEST is not set" \
+	"# CONFIG_KSTATS_TRACE is not set" "# CONFIG_TEST_KSTATS_TRACE is not set" \
+	"# CONFIG_TEST_KPROBE_BENCH is not set" || true
 # The whole series with the lookup cache off (patch 2 on).
 if [ -f kernel/kprobe_cache.c ]; then
 	matrix CONFIG_KPROBE_CACHE=n "# CONFIG_KPROBE_CACHE is not set" \

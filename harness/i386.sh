@@ -10,7 +10,7 @@ cc=$(kmake_cc)
 SRC=$1 OBJ=$2 RES=$3
 mkdir -p "$OBJ"
 
-log "i386: configuring and building tinyconfig + kstats=m"
+log "i386: configuring and building tinyconfig + kstats, kstats_trace=m"
 if ! ARCH=i386 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/i386.config" \
 	>"$OBJ/kconfig.log" 2>&1; then
 	cat "$OBJ/kconfig.log" >&2
@@ -22,10 +22,10 @@ if ! make -C "$SRC" O="$OBJ" ARCH=i386 ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.l
 	rec FAIL "i386: build and module link" "see $OBJ/build.log"
 	exit 1
 fi
-rec PASS "i386: build and module link (lib/kstats.ko)"
+rec PASS "i386: build and module link (lib/kstats.ko, lib/kstats_trace.ko)"
 
 bad=
-for o in $(cd "$OBJ" && find lib kernel -name 'kstats*.o' ! -name '*.mod.o'); do
+for o in $(cd "$OBJ" && find lib kernel -name '*kstats*.o' ! -name '*.mod.o'); do
 	calls=$(nm -u "$OBJ/$o" | grep -E '__(u?div|u?mod|udivmod|divmod)di[34]' || true)
 	[ -z "$calls" ] || { bad=1; log "i386: $o calls $calls"; }
 done

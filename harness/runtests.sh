@@ -36,6 +36,59 @@ if [ -f "$st" ] && grep -q '^CONFIG_TEST_KPROBE_CACHE=m' "$OBJ/.config"; then
 	expect+=(--expect-suite kprobe_cache_stress)
 fi
 
+# The kstats selftest: kstats_trace.sh and its two helpers, linked
+# statically on the host for the busybox guest.
+kst=$SRC/tools/testing/selftests/kstats
+if [ -f "$kst/kstats_trace.sh" ] && grep -q '^CONFIG_TEST_KSTATS_TRACE=m' "$OBJ/.config"; then
+	kdst=$BOOTDIR/extra/kseries/selftests/kstats
+	mkdir -p "$kdst"
+	for b in kstats_write kstats_fuzz; do
+		gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" -o "$kdst/$b" "$kst/$b.c"
+	done
+	install -m 0755 "$kst/kstats_trace.sh" "$kdst/"
+	printf '#!/bin/sh\nexec /kseries/selftests/kstats/kstats_trace.sh\n' \
+		>"$BOOTDIR/extra/kseries/tests.d/35-kstats_trace.sh"
+	chmod +x "$BOOTDIR/extra/kseries/tests.d/35-kstats_trace.sh"
+	expect+=(--expect-suite kstats_trace)
+fi
+
+# The mass-probe benchmark, short sweep (make bench runs the full one); not
+# in the debug boot, where KASAN makes the module load take minutes.
+sel=$SRC/tools/testing/selftests/kprobe_bench
+bench=0
+if [ -f "$sel/kprobe_bench.sh" ] && grep -q '^CONFIG_TEST_KPROBE_BENCH=m' "$OBJ/.config"; then
+	mkdir -p "$BOOTDIR/extra/kseries/selftests/kprobe_bench"
+	install -m 0755 "$sel/kprobe_bench.sh" "$sel/kprobe_bench_perf.sh" \
+		"$sel/kstats_pct.awk" "$BOOTDIR/extra/kseries/selftests/kprobe_bench/"
+	if ! grep -q '^CONFIG_KASAN=y' "$OBJ/.config"; then
+		bench=1
+		install -m 0755 "$TOP/harness/guest-bench.sh" \
+			"$BOOTDIR/extra/kseries/tests.d/40-kprobe_bench.sh"
+		cat >"$BOOTDIR/extra/kseries/bench.env" <<'ENV'
+KPB_N="0 1000"
+KPB_H="1 16"
+KPB_H_BIG=0
+KPB_LOOPS=2000
+KPB_ENABLE_BUDGET=2000
+ENV
+		expect+=(--expect-suite kprobe_bench)
+	fi
+	# Without a PMU (QEMU TCG) the perf script must skip, and say why.
+	cat >"$BOOTDIR/extra/kseries/tests.d/45-kprobe_bench_perf.sh" <<'SH'
+#!/bin/sh
+out=$(/kseries/selftests/kprobe_bench/kprobe_bench_perf.sh 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+if [ "$rc" = 4 ] && echo "$out" | grep -q '^1..0 # SKIP no hardware PMU'; then
+	echo "ok 1 skips_without_pmu"
+else
+	echo "not ok 1 skips_without_pmu # rc=$rc"
+fi
+SH
+	chmod +x "$BOOTDIR/extra/kseries/tests.d/45-kprobe_bench_perf.sh"
+	expect+=(--expect-suite kprobe_bench_perf)
+fi
+
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$BOOTDIR/initramfs.cpio" "$BOOTDIR/extra"
 rc=0
 "$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$BOOTDIR/initramfs.cpio" \
@@ -51,3 +104,13 @@ grep -E '^FAIL ' "$BOOTDIR/parse.txt" | head -20 >&2 || true
 n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" || true)
 log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
 [ "$n" -gt 0 ] || { cat "$BOOTDIR/parse.txt" >&2; rec FAIL "$LABEL: the guest reported results"; }
+if [ "$bench" = 1 ]; then
+	if python3 "$TOP/harness/bench_report.py" "$BOOTDIR/bench" --check \
+		--from-results "$BOOTDIR/results.log" --pct "$sel/kstats_pct.awk" \
+		--title "kprobe_bench short sweep ($LABEL)" >"$BOOTDIR/bench.txt" 2>&1; then
+		rec PASS "$LABEL: kprobe_bench report (short sweep, $BOOTDIR/bench.txt)"
+	else
+		tail -5 "$BOOTDIR/bench.txt" >&2
+		rec FAIL "$LABEL: kprobe_bench report" "see $BOOTDIR/bench.txt"
+	fi
+fi

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn a kprobe_bench run into a table, report.md and gnuplot PNGs.
+
+Usage: bench_report.py DIR [--from-results LOG] [--pct AWK] [--title TEXT]
+                        [--check]
+
+DIR holds what tools/testing/selftests/kprobe_bench/kprobe_bench.sh wrote:
+bench.tsv and nodes/ (the kstats histograms).  Percentiles come from the
+series' own reader, kstats_pct.awk.  Writes DIR/report.md, DIR/table.txt,
+DIR/*.dat and DIR/cost-<path>.png (when gnuplot is installed), and prints
+the table.  With --check, exits 1 when an expected measurement is missing.
+--from-results first extracts DIR from a guest's results log, where the
+guest printed each file between "### FILE <path>" and "### ENDFILE".
+"""
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+
+GOAL_FLAT = 1.10	# cache on: cost at N=40000 within this of N=1
+GOAL_HIST = 0.5		# kstats per sample <= half the hist trigger's
+
+
+def percentiles(awk, files):
+	"""NAME -> {count, min, p50, p90, p99, max, mean} for every file."""
+	out = {}
+	for i in range(0, len(files), 200):
+		chunk = files[i:i + 200]
+		res = subprocess.run(['awk', '-f', awk] + chunk, check=True,
+				     capture_output=True, text=True)
+		for line in res.stdout.splitlines():
+			w = line.split()
+			out[w[0]] = {w[j]: int(w[j + 1]) for j in range(1, len(w), 2)}
+	return out
+
+
+def fmt(v):
+	return '-' if v is None else str(v)
+
+
+def ratio(a, b):
+	if a is None or b is None or b <= 0:
+		return None
+	return a / b
+
+
+def fmt_ratio(r):
+	return '-' if r is None else '%.2f' % r
+
+
+class Bench:
+	def __init__(self, d, awk):
+		self.dir = d
+		rows = []
+		with open(os.path.join(d, 'bench.tsv')) as f:
+			header = f.readline().rstrip('\n').split('\t')
+			for line in f:
+				rows.append(dict(zip(header, line.rstrip('\n').split('\t'))))
+		self.rows = rows
+		nodes = os.path.join(d, 'nodes')
+		files = sorted(os.path.join(nodes, n) for n in os.listdir(nodes))
+		self.pct = percentiles(awk, files) if files else {}
+		self.states = sorted({r['cache'] for r in rows if r['kind'] == 'hit'},
+				     key=lambda s: ['off', 'on', 'nocache'].index(s))
+		self.paths = list(dict.fromkeys(r['path'] for r in rows
+						if r['kind'] == 'hit'))
+		self.ns = sorted({int(r['n']) for r in rows if r['kind'] == 'hit'})
+		self.hs = sorted({int(r['h']) for r in rows if r['kind'] == 'hit'})
+
+	def p(self, node, key='p50'):
+		return self.pct.get(node, {}).get(key)
+
+	def cost(self, path, n, h, state, key='p50'):
+		"""Hook cost: percentile of the probed calls minus the unprobed p50."""
+		v = self.p('kpb-%s-n%d-h%d-%s' % (path, n, h, state), key)
+		b = self.p('kpb-%s-h%d-base' % (path, h))
+		return None if v is None or b is None else v - b
+
+	def hit_table(self):
+		cols = ['path', 'N', 'H']
+		for s in self.states:
+			cols += ['%s p50' % s, '%s p99' % s]
+		if self.states == ['off', 'on']:
+			cols += ['on/off p50']
+		lines = []
+		measured = {(r['path'], int(r['n']), int(r['h']))
+			    for r in self.rows if r['kind'] == 'hit'}
+		for path in self.paths:
+			for n in self.ns:
+				for h in self.hs:
+					if (path, n, h) not in measured:
+						continue
+					row = [path, str(n), str(h)]
+					for s in self.states:
+						row += [fmt(self.cost(path, n, h, s)),
+							fmt(self.cost(path, n, h, s, 'p99'))]
+					if self.states == ['off', 'on']:
+						row.append(fmt_ratio(ratio(
+							self.cost(path, n, h, 'on'),
+							self.cost(path, n, h, 'off'))))
+					lines.append(row)
+		return cols, lines
+
+	def enable_table(self):
+		cols = ['N', 'cache', 'armed', 'register+arm s', 'probes/s',
+			'disarm+unregister s']
+		lines = []
+		for r in self.rows:
+			if r['kind'] != 'enable':
+				continue
+			done, reg, unreg = (int(x) for x in r['detail'].split())
+			rate = done / (reg / 1e9) if reg else 0
+			lines.append([r['n'], r['cache'], str(done), '%.2f' % (reg / 1e9),
+				      '%.0f' % rate, '%.2f' % (unreg / 1e9)])
+		return cols, lines
+
+	def self_table(self):
+		cols = ['N', 'cache', 'count', 'min ns', 'p50 ns', 'p99 ns']
+		lines = []
+		for r in self.rows:
+			if r['kind'] != 'self':
+				continue
+			q = self.pct.get(r['node'], {})
+			lines.append([r['n'], r['cache'], fmt(q.get('count')),
+				      fmt(q.get('min')), fmt(q.get('p50')),
+				      fmt(q.get('p99'))])
+		return cols, lines
+
+	def sample(self, mode):
+		return self.p('kpb-sample-%s' % mode)
+
+
+def md_table(cols, lines):
+	out = ['| ' + ' | '.join(cols) + ' |',
+	       '|' + '|'.join('---' for _ in cols) + '|']
+	out += ['| ' + ' | '.join(line) + ' |' for line in lines]
+	return '\n'.join(out)
+
+
+def text_table(cols, lines):
+	widths = [max(len(c), *(len(line[i]) for line in lines)) if lines
+		  else len(c) for i, c in enumerate(cols)]
+	out = ['  '.join(c.rjust(w) for c, w in zip(cols, widths))]
+	out += ['  '.join(v.rjust(w) for v, w in zip(line, widths))
+		for line in lines]
+	return '\n'.join(out)
+
+
+def goals(b):
+	"""Lines stating each goal as measured."""
+	out = []
+	if 'on' in b.states and 1 in b.ns and 40000 in b.ns:
+		for path in ('ftrace', 'int3', 'kretprobe'):
+			if path not in b.paths:
+				continue
+			for h in b.hs:
+				c1 = b.cost(path, 1, h, 'on')
+				c40 = b.cost(path, 40000, h, 'on')
+				if c1 is None or c40 is None:
+					continue
+				r = ratio(c40, c1)
+				met = r is not None and r <= GOAL_FLAT
+				out.append('cache on, %s, H=%d: cost at N=40000 / N=1 = %s '
+					   '(%s / %s ns): %s' % (
+						   path, h, fmt_ratio(r), fmt(c40), fmt(c1),
+						   'met' if met else 'NOT met'))
+	off = b.sample('off')
+	ks = b.sample('kstats')
+	hist = b.sample('hist')
+	rec = b.sample('record')
+	if None not in (off, ks, hist):
+		k, hh = ks - off, hist - off
+		r = ratio(k, hh)
+		out.append('kstats on the event: %d ns per sample, hist trigger: %d ns, '
+			   'ratio %s (goal <= %.2f): %s' % (
+				   k, hh, fmt_ratio(r), GOAL_HIST,
+				   'met' if r is not None and r <= GOAL_HIST else 'NOT met'))
+	if rec is not None:
+		out.append('kstats_record() alone: %d ns per call (loop p50)' % rec)
+	return out
+
+
+def plot(b, d):
+	"""One PNG per path: hook cost vs N (log), a line per H and state."""
+	if not shutil.which('gnuplot'):
+		return []
+	pngs = []
+	for path in b.paths:
+		dat = os.path.join(d, 'cost-%s.dat' % path)
+		series = []
+		with open(dat, 'w') as f:
+			for h in b.hs:
+				for s in b.states:
+					pts = [(n, b.cost(path, n, h, s)) for n in b.ns if n > 0]
+					pts = [(n, c) for n, c in pts if c is not None]
+					if not pts:
+						continue
+					f.write('# H=%d %s\n' % (h, s))
+					for n, c in pts:
+						f.write('%d %d\n' % (n, max(c, 1)))
+					f.write('\n\n')
+					series.append('H=%d cache %s' % (h, s))
+		if not series:
+			continue
+		png = os.path.join(d, 'cost-%s.png' % path)
+		cmds = ['set terminal png size 800,500',
+			'set output "%s"' % png,
+			'set title "%s kprobe hit cost vs registered probes"' % path,
+			'set xlabel "probes registered and never hit, N (log)"',
+			'set ylabel "hook cost, ns (p50, log)"',
+			'set logscale xy', 'set grid', 'set key outside right',
+			'plot ' + ', '.join(
+				'"%s" index %d with linespoints dt %d title "%s"' % (
+					dat, i, 2 if 'off' in t else 1, t)
+				for i, t in enumerate(series))]
+		subprocess.run(['gnuplot'], input='\n'.join(cmds), text=True,
+			       check=True)
+		pngs.append(png)
+	return pngs
+
+
+def extract(log, d):
+	"""Writes every ### FILE section of LOG under D; returns their number."""
+	n = 0
+	out = None
+	with open(log, errors='replace') as f:
+		for line in f:
+			if line.startswith('### FILE '):
+				rel = os.path.normpath(line[9:].strip())
+				if rel.startswith('..') or os.path.isabs(rel):
+					raise SystemExit('bad file name in %s: %s' % (log, rel))
+				path = os.path.join(d, rel)
+				os.makedirs(os.path.dirname(path), exist_ok=True)
+				out = open(path, 'w')
+				n += 1
+			elif line.startswith('### ENDFILE'):
+				out.close()
+				out = None
+			elif out:
+				out.write(line)
+	if out:
+		out.close()
+	return n
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument('dir')
+	ap.add_argument('--from-results', metavar='LOG')
+	ap.add_argument('--pct', default=os.path.join(
+		os.path.dirname(os.path.abspath(__file__)), '..', 'tools', 'testing',
+		'selftests', 'kprobe_bench', 'kstats_pct.awk'))
+	ap.add_argument('--title', default='kprobe_bench')
+	ap.add_argument('--check', action='store_true')
+	a = ap.parse_args()
+
+	if a.from_results:
+		shutil.rmtree(a.dir, ignore_errors=True)
+		os.makedirs(os.path.join(a.dir, 'nodes'))
+		if not extract(a.from_results, a.dir):
+			print('bench_report: no files in %s' % a.from_results,
+			      file=sys.stderr)
+			return 1
+	b = Bench(a.dir, a.pct)
+	hc, hl = b.hit_table()
+	ec, el = b.enable_table()
+	sc, sl = b.self_table()
+	g = goals(b)
+	pngs = plot(b, a.dir)
+
+	text = ['Hook cost, ns: p50/p99 of the probed call minus p50 of the '
+		'unprobed call', text_table(hc, hl), '',
+		'Enabling time (ftrace path)', text_table(ec, el), '',
+		'kstats measuring itself: empty function traced by kretprobe',
+		text_table(sc, sl), '', 'Goals'] + ['  ' + x for x in g]
+	with open(os.path.join(a.dir, 'table.txt'), 'w') as f:
+		f.write('\n'.join(text) + '\n')
+	print('\n'.join(text))
+
+	md = ['# %s' % a.title, '',
+	      '## Hook cost (ns)', '',
+	      'p50 and p99 of the probed call minus the p50 of the same call '
+	      'unprobed; N = registered probes that are never hit, H = hot '
+	      'probes hit round robin.', '', md_table(hc, hl), '',
+	      '## Goals', ''] + ['- ' + x for x in g] + [
+	      '', '## Enabling time', '', md_table(ec, el), '',
+	      '## kstats measuring itself', '',
+	      'An empty function traced through kstats/_control (kretprobe).', '',
+	      md_table(sc, sl), '']
+	for png in pngs:
+		md += ['![%s](%s)' % (os.path.basename(png), os.path.basename(png)), '']
+	with open(os.path.join(a.dir, 'report.md'), 'w') as f:
+		f.write('\n'.join(md))
+
+	if a.check:
+		missing = [line for line in hl if any(v == '-' for v in line[3:])]
+		if not hl or missing:
+			print('bench_report: %d of %d rows incomplete' % (
+				len(missing), len(hl)), file=sys.stderr)
+			return 1
+	return 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())

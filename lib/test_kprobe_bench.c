@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mass-probe benchmark: the cost of a kprobe hit as the number of
+ * registered probes grows, measured with kstats.
+ *
+ * The module carries KPB_NR_FN small generated functions: the probe sites.
+ * Each hit path has its own range of KPB_HOT_MAX functions for its hot set,
+ * and the rest are "fill" sites: probes that are registered (disabled, so
+ * registering 40,000 of them takes seconds, not hours) but never hit.
+ * Disabled probes stay in the kprobe hash table, so every get_kprobe() on
+ * a hit walks past them just as if they were armed.
+ *
+ * It is driven by commands written to /sys/kernel/debug/test_kprobe_bench/ctl;
+ * each command's result is one line in .../result:
+ *
+ *   fill N                 register or unregister disabled fill probes
+ *                          until there are N
+ *   hot PATH H             arm probes on the first H sites of PATH, which
+ *                          is ftrace, int3, opt (jump-optimized) or
+ *                          kretprobe, replacing PATH's previous hot set
+ *   optwait                wait until the opt hot set is jump-optimized
+ *   unhot                  unregister the hot probes of every path
+ *   hit PATH H LOOPS NODE  call the first H sites of PATH round robin,
+ *                          LOOPS calls, each call's duration in ns into
+ *                          the kstats histogram NODE
+ *   empty LOOPS            call kpb_empty() LOOPS times (traced through
+ *                          kstats/_control to measure kstats itself)
+ *   enable N BUDGET_MS     register and arm up to N probes on fill sites
+ *                          (ftrace path) one by one, within BUDGET_MS; then
+ *                          disarm and unregister them in one batch; both
+ *                          times in the result
+ *   sample MODE LOOPS NODE fire the kpb_sample trace event LOOPS times, in
+ *                          batches of KPB_BATCH, each batch's ns per event
+ *                          into NODE; MODE kstats first attaches a kstats
+ *                          probe to the event, MODE record calls
+ *                          kstats_record() instead of the event
+ *   clear                  delete the histograms this module created
+ *
+ * The selftest in tools/testing/selftests/kprobe_bench/ runs the sweep.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/kstats.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <asm/ibt.h>
+#include <asm/text-patching.h>
+
+#define CREATE_TRACE_POINTS
+#include "test_kprobe_bench_trace.h"
+
+/*
+ * The probe sites: kpb_fn_0 .. kpb_fn_59999, each returning its argument
+ * xor its own 32-bit constant, so that the compiler cannot merge them.  The
+ * body (a move and an xor with a 32-bit immediate, 7 bytes) is long enough
+ * for a jump-optimized probe after the fentry call.  The build generates
+ * test_kprobe_bench_sites.h, one KPB_SITE(n) line per function.
+ */
+#define KPB_SITE(n)							\
+	static noinline __noclone u32 kpb_fn_##n(u32 x)			\
+	{								\
+		return x ^ (0x40000000U + (n));				\
+	}
+#include "test_kprobe_bench_sites.h"
+#undef KPB_SITE
+
+typedef u32 (*kpb_fn_t)(u32 x);
+
+#define KPB_SITE(n)	kpb_fn_##n,
+static const kpb_fn_t kpb_fns[] = {
+#include "test_kprobe_bench_sites.h"
+};
+
+#undef KPB_SITE
+
+#define KPB_NR_FN	ARRAY_SIZE(kpb_fns)
+#define KPB_HOT_MAX	4096
+#define KPB_BATCH	16
+#define KPB_OPT_WAIT_MS	20000
+
+enum kpb_path { KPB_FTRACE, KPB_INT3, KPB_OPT, KPB_KRETPROBE, KPB_NR_PATHS };
+
+static const char * const kpb_path_name[KPB_NR_PATHS] = {
+	[KPB_FTRACE] = "ftrace",
+	[KPB_INT3] = "int3",
+	[KPB_OPT] = "opt",
+	[KPB_KRETPROBE] = "kretprobe",
+};
+
+/* Sites [0, KPB_FILL_BASE) are hot sets, one range per path; then fill. */
+#define KPB_FILL_BASE	(KPB_NR_PATHS * KPB_HOT_MAX)
+#define KPB_FILL_MAX	(KPB_NR_FN - KPB_FILL_BASE)
+
+static DEFINE_MUTEX(kpb_mutex);
+static struct dentry *kpb_dir;
+static char kpb_result[256];
+
+static struct kprobe *kpb_fill;
+static unsigned int kpb_nr_fill;
+
+/* The armed hot set of each path. */
+static struct kpb_hot {
+	unsigned int n;
+	struct kprobe *kp;
+	struct kretprobe *rp;
+} kpb_hot[KPB_NR_PATHS];
+
+static DEFINE_PER_CPU(unsigned long, kpb_hits);
+
+#define KPB_MAX_NODES	512
+static struct kstats *kpb_nodes[KPB_MAX_NODES];
+static unsigned int kpb_nr_nodes;
+
+static struct kstats *kpb_sample_ks;
+
+static noinline __noclone void kpb_empty(void)
+{
+	barrier();
+}
+
+static void *kpb_site(unsigned int i)
+{
+	return (void *)kpb_fns[i];
+}
+
+/* The instruction after the fentry call: an int3 (or optimized) site. */
+static void *kpb_body(unsigned int i)
+{
+	u8 *p = kpb_site(i);
+
+	if (is_endbr(*(u32 *)p))
+		p += ENDBR_INSN_SIZE;
+	return p + MCOUNT_INSN_SIZE;
+}
+
+static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	this_cpu_inc(kpb_hits);
+	return 0;
+}
+
+static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	this_cpu_inc(kpb_hits);
+	return 0;
+}
+
+static unsigned long kpb_read_hits(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kpb_hits, cpu);
+	return sum;
+}
+
+/*
+ * Unregisters @n kprobes (or kretprobes) in one call: one RCU grace period
+ * for the whole batch instead of one per probe, which would take minutes
+ * for 40,000 probes.
+ */
+static void kpb_unregister(struct kprobe *kp, struct kretprobe *rp,
+			   unsigned int n)
+{
+	void **batch;
+	unsigned int i;
+
+	if (!n)
+		return;
+	batch = kvmalloc_array(n, sizeof(*batch), GFP_KERNEL);
+	for (i = 0; i < n && !batch; i++) {
+		/* No memory for the batch: slow, one grace period each. */
+		if (kp)
+			unregister_kprobe(&kp[i]);
+		else
+			unregister_kretprobe(&rp[i]);
+	}
+	if (!batch)
+		return;
+	for (i = 0; i < n; i++)
+		batch[i] = kp ? (void *)&kp[i] : (void *)&rp[i];
+	if (kp)
+		unregister_kprobes((struct kprobe **)batch, n);
+	else
+		unregister_kretprobes((struct kretprobe **)batch, n);
+	kvfree(batch);
+}
+
+/* Unregisters the fill probes from the @n-th on, in one batch. */
+static void kpb_unfill_to(unsigned int n)
+{
+	if (n >= kpb_nr_fill)
+		return;
+	kpb_unregister(kpb_fill + n, NULL, kpb_nr_fill - n);
+	memset(kpb_fill + n, 0, (kpb_nr_fill - n) * sizeof(*kpb_fill));
+	kpb_nr_fill = n;
+}
+
+/*
+ * Registers fill probes until there are @n, disabled unless @arm, and
+ * stops early after @deadline (ns, 0: none).
+ */
+static int kpb_fill_to(unsigned int n, bool arm, u64 deadline)
+{
+	struct kprobe *p;
+	int ret;
+
+	if (!kpb_fill) {
+		kpb_fill = kvcalloc(KPB_FILL_MAX, sizeof(*kpb_fill), GFP_KERNEL);
+		if (!kpb_fill)
+			return -ENOMEM;
+	}
+	while (kpb_nr_fill < n) {
+		p = &kpb_fill[kpb_nr_fill];
+		p->addr = kpb_site(KPB_FILL_BASE + kpb_nr_fill);
+		p->pre_handler = kpb_pre;
+		p->flags = arm ? 0 : KPROBE_FLAG_DISABLED;
+		ret = register_kprobe(p);
+		if (ret) {
+			memset(p, 0, sizeof(*p));
+			return ret;
+		}
+		kpb_nr_fill++;
+		if (deadline && ktime_get_ns() > deadline)
+			break;
+		if (!(kpb_nr_fill & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+/* Grows or shrinks the disabled fill set to @n probes. */
+static int kpb_cmd_fill(unsigned int n)
+{
+	unsigned int from = kpb_nr_fill;
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (n > KPB_FILL_MAX)
+		return -ERANGE;
+	kpb_unfill_to(n);
+	ret = kpb_fill_to(n, false, 0);
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "fill n=%u from=%u ns=%llu\n",
+		 kpb_nr_fill, from, ktime_get_ns() - t0);
+	return ret;
+}
+
+static void kpb_unhot(int path)
+{
+	struct kpb_hot *hot = &kpb_hot[path];
+
+	kpb_unregister(hot->kp, hot->rp, hot->n);
+	kvfree(hot->kp);
+	kvfree(hot->rp);
+	memset(hot, 0, sizeof(*hot));
+}
+
+static void kpb_unhot_all(void)
+{
+	int path;
+
+	for (path = 0; path < KPB_NR_PATHS; path++)
+		kpb_unhot(path);
+}
+
+static unsigned int kpb_count_optimized(void)
+{
+	struct kpb_hot *hot = &kpb_hot[KPB_OPT];
+	unsigned int i, n = 0;
+	u8 op;
+
+	/* An optimized probe is a jump where the int3 was. */
+	for (i = 0; i < hot->n; i++)
+		if (!copy_from_kernel_nofault(&op, hot->kp[i].addr, 1) &&
+		    op == JMP32_INSN_OPCODE)
+			n++;
+	return n;
+}
+
+/* The optimizer runs from a delayed work: wait until it did them all. */
+static int kpb_cmd_optwait(void)
+{
+	unsigned long timeout = jiffies + msecs_to_jiffies(KPB_OPT_WAIT_MS);
+	unsigned int n;
+
+	while ((n = kpb_count_optimized()) < kpb_hot[KPB_OPT].n &&
+	       time_before(jiffies, timeout))
+		msleep(20);
+	snprintf(kpb_result, sizeof(kpb_result), "optwait h=%u optimized=%u\n",
+		 kpb_hot[KPB_OPT].n, n);
+	return n < kpb_hot[KPB_OPT].n ? -ETIMEDOUT : 0;
+}
+
+static int kpb_cmd_hot(int path, unsigned int h)
+{
+	struct kpb_hot *hot = &kpb_hot[path];
+	unsigned int base = path * KPB_HOT_MAX, i;
+	u64 t0 = ktime_get_ns();
+	int ret = 0;
+
+	if (h > KPB_HOT_MAX)
+		return -ERANGE;
+	kpb_unhot(path);
+	if (path == KPB_KRETPROBE)
+		hot->rp = kvcalloc(h, sizeof(*hot->rp), GFP_KERNEL);
+	else
+		hot->kp = kvcalloc(h, sizeof(*hot->kp), GFP_KERNEL);
+	if (h && !hot->kp && !hot->rp)
+		return -ENOMEM;
+	for (i = 0; i < h && !ret; i++) {
+		if (path == KPB_KRETPROBE) {
+			hot->rp[i].kp.addr = kpb_site(base + i);
+			hot->rp[i].handler = kpb_ret;
+			ret = register_kretprobe(&hot->rp[i]);
+		} else {
+			hot->kp[i].addr = path == KPB_FTRACE ?
+					  kpb_site(base + i) : kpb_body(base + i);
+			hot->kp[i].pre_handler = kpb_pre;
+			ret = register_kprobe(&hot->kp[i]);
+		}
+		if (!ret)
+			hot->n++;
+		cond_resched();
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "hot path=%s h=%u register_ns=%llu\n",
+		 kpb_path_name[path], hot->n, ktime_get_ns() - t0);
+	if (ret)
+		kpb_unhot(path);
+	return ret;
+}
+
+/* Creates histogram @name; "clear" deletes them all. */
+static struct kstats *kpb_node(const char *name)
+{
+	struct kstats *ks;
+
+	if (kpb_nr_nodes == KPB_MAX_NODES)
+		return ERR_PTR(-ENOSPC);
+	ks = kstats_new(name, KSTATS_DEFAULT_FRAC_BITS);
+	if (!IS_ERR(ks))
+		kpb_nodes[kpb_nr_nodes++] = ks;
+	return ks;
+}
+
+static int kpb_cmd_hit(int path, unsigned int h, unsigned int loops,
+		       const char *name)
+{
+	unsigned int base = path * KPB_HOT_MAX, i;
+	unsigned long hits;
+	struct kstats *ks;
+	u64 t0, t1;
+
+	if (!h || h > KPB_HOT_MAX)
+		return -ERANGE;
+	ks = kpb_node(name);
+	if (IS_ERR(ks))
+		return PTR_ERR(ks);
+	hits = kpb_read_hits();
+	for (i = 0; i < loops; i++) {
+		kpb_fn_t fn = kpb_fns[base + i % h];
+
+		preempt_disable();
+		t0 = ktime_get_ns();
+		fn(i);
+		t1 = ktime_get_ns();
+		preempt_enable();
+		kstats_record(ks, t1 - t0);
+		if (!(i & 1023))
+			cond_resched();
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "hit path=%s h=%u loops=%u hits=%lu node=%s\n",
+		 kpb_path_name[path], h, loops, kpb_read_hits() - hits, name);
+	return 0;
+}
+
+static int kpb_cmd_empty(unsigned int loops)
+{
+	unsigned int i;
+
+	for (i = 0; i < loops; i++) {
+		kpb_empty();
+		if (!(i & 1023))
+			cond_resched();
+	}
+	snprintf(kpb_result, sizeof(kpb_result), "empty loops=%u\n", loops);
+	return 0;
+}
+
+static int kpb_cmd_enable(unsigned int n, unsigned int budget_ms)
+{
+	u64 t0, t1, t2;
+	unsigned int done;
+	int ret;
+
+	if (n > KPB_FILL_MAX)
+		return -ERANGE;
+	kpb_unfill_to(0);
+	t0 = ktime_get_ns();
+	ret = kpb_fill_to(n, true, t0 + (u64)budget_ms * NSEC_PER_MSEC);
+	t1 = ktime_get_ns();
+	done = kpb_nr_fill;
+	kpb_unfill_to(0);
+	t2 = ktime_get_ns();
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "enable n=%u armed=%u register_arm_ns=%llu disarm_unregister_ns=%llu\n",
+		 n, done, t1 - t0, t2 - t1);
+	return ret;
+}
+
+static void kpb_sample_probe(void *data, u64 value)
+{
+	kstats_record(kpb_sample_ks, value);
+}
+
+static int kpb_cmd_sample(const char *mode, unsigned int loops,
+			  const char *name)
+{
+	bool record = !strcmp(mode, "record");
+	bool attach = !strcmp(mode, "kstats");
+	struct kstats *ks;
+	unsigned int i, j;
+	u64 t0;
+	int ret = 0;
+
+	if (!record && !attach && strcmp(mode, "off") && strcmp(mode, "hist"))
+		return -EINVAL;
+	ks = kpb_node(name);
+	if (IS_ERR(ks))
+		return PTR_ERR(ks);
+	if (record || attach) {
+		kpb_sample_ks = kstats_new("kpb-sample-data",
+					   KSTATS_DEFAULT_FRAC_BITS);
+		if (IS_ERR(kpb_sample_ks)) {
+			ret = PTR_ERR(kpb_sample_ks);
+			kpb_sample_ks = NULL;
+			return ret;
+		}
+	}
+	if (attach) {
+		ret = register_trace_kpb_sample(kpb_sample_probe, NULL);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < loops / KPB_BATCH; i++) {
+		preempt_disable();
+		t0 = ktime_get_ns();
+		for (j = 0; j < KPB_BATCH; j++) {
+			if (record)
+				kstats_record(kpb_sample_ks, j);
+			else
+				trace_kpb_sample(j);
+		}
+		t0 = ktime_get_ns() - t0;
+		preempt_enable();
+		kstats_record(ks, div_u64(t0, KPB_BATCH));
+		if (!(i & 63))
+			cond_resched();
+	}
+	if (attach) {
+		unregister_trace_kpb_sample(kpb_sample_probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "sample mode=%s loops=%u batch=%u node=%s\n",
+		 mode, loops, KPB_BATCH, name);
+out:
+	kstats_delete(kpb_sample_ks);
+	kpb_sample_ks = NULL;
+	return ret;
+}
+
+static void kpb_clear(void)
+{
+	while (kpb_nr_nodes)
+		kstats_delete(kpb_nodes[--kpb_nr_nodes]);
+}
+
+static int kpb_path(const char *name)
+{
+	int i;
+
+	for (i = 0; i < KPB_NR_PATHS; i++)
+		if (!strcmp(name, kpb_path_name[i]))
+			return i;
+	return -EINVAL;
+}
+
+static int kpb_command(char *buf)
+{
+	char verb[16], word[16], name[KSTATS_NAME_MAX + 1];
+	unsigned int a, b;
+	int path, n;
+
+	n = sscanf(buf, "%15s", verb);
+	if (n != 1)
+		return -EINVAL;
+	if (!strcmp(verb, "fill") && sscanf(buf, "%*s %u", &a) == 1)
+		return kpb_cmd_fill(a);
+	if (!strcmp(verb, "optwait"))
+		return kpb_cmd_optwait();
+	if (!strcmp(verb, "unhot")) {
+		kpb_unhot_all();
+		snprintf(kpb_result, sizeof(kpb_result), "unhot\n");
+		return 0;
+	}
+	if (!strcmp(verb, "clear")) {
+		kpb_clear();
+		snprintf(kpb_result, sizeof(kpb_result), "clear\n");
+		return 0;
+	}
+	if (!strcmp(verb, "empty") && sscanf(buf, "%*s %u", &a) == 1)
+		return kpb_cmd_empty(a);
+	if (!strcmp(verb, "enable") && sscanf(buf, "%*s %u %u", &a, &b) == 2)
+		return kpb_cmd_enable(a, b);
+	if (!strcmp(verb, "sample") &&
+	    sscanf(buf, "%*s %15s %u %63s", word, &a, name) == 3)
+		return kpb_cmd_sample(word, a, name);
+	if (!strcmp(verb, "hot") && sscanf(buf, "%*s %15s %u", word, &a) == 2) {
+		path = kpb_path(word);
+		return path < 0 ? path : kpb_cmd_hot(path, a);
+	}
+	if (!strcmp(verb, "hit") &&
+	    sscanf(buf, "%*s %15s %u %u %63s", word, &a, &b, name) == 4) {
+		path = kpb_path(word);
+		return path < 0 ? path : kpb_cmd_hit(path, a, b, name);
+	}
+	return -EINVAL;
+}
+
+static ssize_t kpb_ctl_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[128];
+	int ret;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	mutex_lock(&kpb_mutex);
+	kpb_result[0] = '\0';
+	ret = kpb_command(buf);
+	mutex_unlock(&kpb_mutex);
+	return ret ? ret : count;
+}
+
+static ssize_t kpb_result_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[sizeof(kpb_result)];
+	size_t len;
+
+	mutex_lock(&kpb_mutex);
+	len = strscpy(buf, kpb_result, sizeof(buf));
+	mutex_unlock(&kpb_mutex);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations kpb_ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = kpb_ctl_write,
+};
+
+static const struct file_operations kpb_result_fops = {
+	.owner = THIS_MODULE,
+	.read = kpb_result_read,
+	.llseek = default_llseek,
+};
+
+static int __init kpb_init(void)
+{
+	kpb_dir = debugfs_create_dir("test_kprobe_bench", NULL);
+	debugfs_create_file("ctl", 0200, kpb_dir, NULL, &kpb_ctl_fops);
+	debugfs_create_file("result", 0444, kpb_dir, NULL, &kpb_result_fops);
+	pr_info("%zu probe sites, %u per hot set, up to %zu fill probes\n",
+		KPB_NR_FN, KPB_HOT_MAX, KPB_FILL_MAX);
+	return 0;
+}
+
+static void __exit kpb_exit(void)
+{
+	debugfs_remove(kpb_dir);
+	mutex_lock(&kpb_mutex);
+	kpb_unhot_all();
+	kpb_unfill_to(0);
+	kvfree(kpb_fill);
+	kpb_clear();
+	mutex_unlock(&kpb_mutex);
+}
+
+module_init(kpb_init);
+module_exit(kpb_exit);
+
+MODULE_DESCRIPTION("Mass-probe kprobe hit cost benchmark, measured with kstats");
+MODULE_LICENSE("GPL");
