@@ -99,7 +99,7 @@ struct kstats_tracer {
 	char *end;
 };
 
-/* Serialises commands, the tracer list and module exit. */
+/* Serialises commands and the tracer list. */
 static DEFINE_MUTEX(kstats_trace_mutex);
 static LIST_HEAD(kstats_tracers);
 static struct dentry *kstats_dir;
@@ -138,8 +138,10 @@ static int kstats_return_handler(struct kretprobe_instance *ri,
 	struct kstats_tracer *kt = container_of(get_kretprobe(ri),
 						struct kstats_tracer, krp);
 	u64 now = kstats_trace_now();
+	u64 start = *(u64 *)ri->data;
 
-	kstats_record(kt->ks, now - *(u64 *)ri->data);
+	/* The fast clock may step back a little across CPUs: clamp at 0. */
+	kstats_record(kt->ks, now > start ? now - start : 0);
 	this_cpu_write(kt->pcpu->end, now);
 	return 0;
 }
@@ -162,7 +164,7 @@ static __always_inline void kstats_trace_end(struct kstats_tracer *kt)
 	if (!start)
 		return;
 	this_cpu_write(kt->pcpu->start, 0);
-	kstats_record(kt->ks, now - start);
+	kstats_record(kt->ks, now > start ? now - start : 0);
 	this_cpu_write(kt->pcpu->end, now);
 }
 
@@ -211,10 +213,11 @@ static void kstats_tp_match(struct tracepoint *tp, void *priv)
 
 #ifdef CONFIG_MODULES
 /*
- * Called for every module with tracepoints, under the tracepoint module
- * list lock, when the notifier is registered: a module found here is
- * live, and the reference taken here keeps it (and its tracepoint) until
- * the tracer is removed.
+ * Called, under the tracepoint module list lock, for every module on that
+ * list when the notifier is registered, and for modules coming while it
+ * is.  Only a live module is taken: one still in its init could fail it
+ * and be freed whatever its reference count.  The reference keeps a live
+ * module (and its tracepoint) until the tracer is removed.
  */
 static int kstats_tp_module(struct notifier_block *nb, unsigned long state,
 			    void *data)
@@ -233,7 +236,8 @@ static int kstats_tp_module(struct notifier_block *nb, unsigned long state,
 		tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
 		if (strcmp(tp->name, l->name))
 			continue;
-		if (try_module_get(mod)) {
+		if (READ_ONCE(mod->state) == MODULE_STATE_LIVE &&
+		    try_module_get(mod)) {
 			l->tp = tp;
 			l->mod = mod;
 		}
@@ -477,11 +481,11 @@ static int kstats_trace_remove(const char *name)
 		mutex_unlock(&kstats_trace_mutex);
 		return -ENOENT;
 	}
+	/* Under the lock, so that the name is free again when it is left. */
 	list_del(&kt->list);
-	mutex_unlock(&kstats_trace_mutex);
-
 	kstats_tracer_unregister(kt);
 	kstats_tracer_free(kt);
+	mutex_unlock(&kstats_trace_mutex);
 	return 0;
 }
 
