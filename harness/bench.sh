@@ -30,8 +30,8 @@ log "bench: built"
 rm -rf "$BOOT"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 extra=$BOOT/extra/kseries
-mkdir -p "$extra/tests.d" "$extra/selftests/kprobe_bench"
-install -m 0755 "$sel/kprobe_bench.sh" "$sel/kstats_pct.awk" "$extra/selftests/kprobe_bench/"
+mkdir -p "$extra/tests.d"
+stage_selftests "$SRC" "$extra/selftests" kprobe_bench
 install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
 {
 	[ -n "${N:-}" ] && echo "KPB_N='$N'"

@@ -53,6 +53,23 @@ series_patches() {
 	done <"$TOP/series"
 }
 
+# stage_selftests SRC DEST NAME...: the scripts and data files of the
+# series' kselftest folders NAME, laid out as kselftest's "make install"
+# lays them out (DEST/NAME/, and DEST/kselftest/ktap_helpers.sh, which
+# they source).
+stage_selftests() {
+	local sel=$1/tools/testing/selftests dest=$2 name f
+	shift 2
+	install -D -m 0644 "$sel/kselftest/ktap_helpers.sh" \
+		"$dest/kselftest/ktap_helpers.sh"
+	for name in "$@"; do
+		mkdir -p "$dest/$name"
+		for f in "$sel/$name"/*.sh "$sel/$name"/*.awk; do
+			[ -f "$f" ] && install -m 0755 "$f" "$dest/$name/"
+		done
+	done
+}
+
 # Use ccache when it is installed; CCACHE_BASEDIR makes the several build
 # directories share objects.
 kmake_cc() {

@@ -27,10 +27,14 @@ LIST
 printf '%s\n' "${mods[@]}" >"$BOOTDIR/extra/kseries/kunit-modules"
 
 # Kselftests of the series, run from a numbered wrapper in tests.d.
+dirs=()
+for d in kprobe_cache kstats kprobe_bench; do
+	[ -d "$SRC/tools/testing/selftests/$d" ] && dirs+=("$d")
+done
+stage_selftests "$SRC" "$BOOTDIR/extra/kseries/selftests" "${dirs[@]}"
 st=$SRC/tools/testing/selftests/kprobe_cache/kprobe_cache_stress.sh
 if [ -f "$st" ] && grep -q '^CONFIG_TEST_KPROBE_CACHE=m' "$OBJ/.config"; then
-	install -m 0755 "$st" "$BOOTDIR/extra/kseries/selftests/"
-	printf '#!/bin/sh\nexec /kseries/selftests/kprobe_cache_stress.sh %s\n' \
+	printf '#!/bin/sh\nexec /kseries/selftests/kprobe_cache/kprobe_cache_stress.sh %s\n' \
 		"$STRESS_SECONDS" >"$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
 	chmod +x "$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
 	expect+=(--expect-suite kprobe_cache_stress)
@@ -45,7 +49,6 @@ if [ -f "$kst/kstats_trace.sh" ] && grep -q '^CONFIG_TEST_KSTATS_TRACE=m' "$OBJ/
 	for b in kstats_write kstats_fuzz; do
 		gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" -o "$kdst/$b" "$kst/$b.c"
 	done
-	install -m 0755 "$kst/kstats_trace.sh" "$kdst/"
 	printf '#!/bin/sh\nexec /kseries/selftests/kstats/kstats_trace.sh\n' \
 		>"$BOOTDIR/extra/kseries/tests.d/35-kstats_trace.sh"
 	chmod +x "$BOOTDIR/extra/kseries/tests.d/35-kstats_trace.sh"
@@ -57,9 +60,6 @@ fi
 sel=$SRC/tools/testing/selftests/kprobe_bench
 bench=0
 if [ -f "$sel/kprobe_bench.sh" ] && grep -q '^CONFIG_TEST_KPROBE_BENCH=m' "$OBJ/.config"; then
-	mkdir -p "$BOOTDIR/extra/kseries/selftests/kprobe_bench"
-	install -m 0755 "$sel/kprobe_bench.sh" "$sel/kprobe_bench_perf.sh" \
-		"$sel/kstats_pct.awk" "$BOOTDIR/extra/kseries/selftests/kprobe_bench/"
 	if ! grep -q '^CONFIG_KASAN=y' "$OBJ/.config"; then
 		bench=1
 		install -m 0755 "$TOP/harness/guest-bench.sh" \

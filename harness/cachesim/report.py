@@ -64,10 +64,6 @@ def header_args(path):
     return dict(kv.split('=', 1) for kv in first[2:] if '=' in kv)
 
 
-def pct(part, whole):
-    return 100.0 * part / whole if whole else 0.0
-
-
 def ratio(a, b):
     if b:
         return a / b
@@ -141,7 +137,7 @@ def main():
 
     def share(col, names, lvl):
         per, total = col[3], col[4]
-        return pct(sum(per.get(n, [0, 0, 0])[lvl] for n in names),
+        return symbolize.pct(sum(per.get(n, [0, 0, 0])[lvl] for n in names),
                    total[lvl])
 
     rows = []

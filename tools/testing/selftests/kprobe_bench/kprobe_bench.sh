@@ -33,7 +33,6 @@
 # $KPB_OUT/nodes/ (a copy of every kstats histogram), a table on stdout,
 # and TAP.  Exits 4 (skip) when the module is missing.
 
-ksft_skip=4
 debugfs=/sys/kernel/debug
 bench=$debugfs/test_kprobe_bench
 kstats=$debugfs/kstats
@@ -53,11 +52,10 @@ BUDGET=${KPB_ENABLE_BUDGET:-8000}
 OUT=${KPB_OUT:-/tmp/kprobe_bench}
 TSV=$OUT/bench.tsv
 
-num=0
-failed=0
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
-ok() { num=$((num + 1)); echo "ok $num $*"; }
-not_ok() { num=$((num + 1)); failed=$((failed + 1)); echo "not ok $num $*"; }
+ok() { ktap_test_pass "$*"; }
+not_ok() { ktap_test_fail "$*"; }
 diag() { echo "# $*"; }
 
 start=$(cut -d' ' -f1 /proc/uptime)
@@ -67,30 +65,30 @@ progress()
 	echo "# [$(awk -v a="$start" -v b="$now" 'BEGIN { printf "%7.1f", b - a }')s] $*"
 }
 
-echo "TAP version 13"
+ktap_print_header
 if [ ! -d "$bench" ]; then
 	modprobe test_kprobe_bench 2>/dev/null
 fi
 if [ ! -d "$bench" ]; then
-	echo "1..0 # SKIP test_kprobe_bench is not available"
-	exit $ksft_skip
+	ktap_skip_all "test_kprobe_bench is not available"
+	exit "$KSFT_SKIP"
 fi
 modprobe kstats_trace 2>/dev/null
 
-# ctl CMD: runs one benchmark command; its result line is in $result.
+# ctl CMD: runs one benchmark command; its result line is in $reply.
 ctl()
 {
 	if ! echo "$*" > "$bench/ctl"; then
-		result="failed: $*"
+		reply="failed: $*"
 		return 1
 	fi
-	result=$(cat "$bench/result")
+	reply=$(cat "$bench/result")
 }
 
-# field KEY: the value of KEY=VALUE in $result.
+# field KEY: the value of KEY=VALUE in $reply.
 field()
 {
-	echo "$result" | tr ' ' '\n' | sed -n "s/^$1=//p"
+	echo "$reply" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
 # save NODE: copies a histogram into $OUT/nodes.
@@ -144,7 +142,7 @@ measure()
 			set_cache "$c"
 			node=kpb-$1-n$2-h$h-$c
 			if ! ctl hit "$1" "$h" "$LOOPS" "$node"; then
-				not_ok "$node: $result"
+				not_ok "$node: $reply"
 				continue
 			fi
 			save "$node"
@@ -180,7 +178,7 @@ self()
 arm()
 {
 	if ! ctl hot "$1" "$2"; then
-		not_ok "$1: arming $2 probes: $result"
+		not_ok "$1: arming $2 probes: $reply"
 		ctl hot "$1" 0
 		return 1
 	fi
@@ -202,7 +200,7 @@ measure_all()
 		if ctl optwait; then
 			measure opt "$1" "$3"
 		else
-			not_ok "opt N=$1: $result"
+			not_ok "opt N=$1: $reply"
 		fi
 		optimization 0
 		;;
@@ -221,7 +219,7 @@ for path in $PATHS; do
 			save "$node"
 			echo "base	$path	-	$h	-	$node	" >> "$TSV"
 		else
-			not_ok "$path baseline h=$h: $result"
+			not_ok "$path baseline h=$h: $reply"
 		fi
 	done
 done
@@ -241,11 +239,11 @@ last_n=
 for n in $N_LIST; do
 	last_n=$n
 	if ! ctl fill "$n"; then
-		not_ok "fill $n: $result"
+		not_ok "fill $n: $reply"
 		continue
 	fi
 	echo "fill	-	$n	-	-	-	$(field ns)" >> "$TSV"
-	progress "N=$n: fill probes registered ($result)"
+	progress "N=$n: fill probes registered ($reply)"
 	measure_all "$n" "$armed" "$H_LIST"
 	[ -f "$kstats/_control" ] && self "$n"
 	ctl clear
@@ -261,7 +259,7 @@ if [ -n "$H_BIG" ] && [ -n "$last_n" ] && ctl fill 0; then
 	if ctl fill "$last_n"; then
 		measure_all "$last_n" "$big" "$H_BIG"
 	else
-		not_ok "fill $last_n: $result"
+		not_ok "fill $last_n: $reply"
 	fi
 	ctl clear
 fi
@@ -282,7 +280,7 @@ for n in $N_LIST; do
 			[ "$narmed" = "$n" ] ||
 				diag "enable N=$n, cache $c: $narmed armed in $BUDGET ms"
 		else
-			not_ok "enable $n ($c): $result"
+			not_ok "enable $n ($c): $reply"
 		fi
 	done
 	progress "enabling time N=$n done"
@@ -303,7 +301,7 @@ for mode in off record kstats hist; do
 		save "$node"
 		echo "sample	-	-	-	-	$node	$mode" >> "$TSV"
 	else
-		not_ok "sample $mode: $result"
+		not_ok "sample $mode: $reply"
 	fi
 	[ "$mode" = hist ] && echo '!hist:keys=value.log2' > "$trig"
 done
@@ -330,10 +328,10 @@ for path in $PATHS; do
 	done
 done
 
-if [ "$failed" -eq 0 ]; then
+if [ "$KTAP_CNT_FAIL" -eq 0 ]; then
 	ok "kprobe_bench: results in $OUT"
 else
-	not_ok "kprobe_bench: $failed failures, results in $OUT"
+	not_ok "kprobe_bench: $KTAP_CNT_FAIL failures, results in $OUT"
 fi
-echo "1..$num"
-[ "$failed" -eq 0 ]
+ktap_set_plan $((KTAP_TESTNO - 1))
+ktap_finished

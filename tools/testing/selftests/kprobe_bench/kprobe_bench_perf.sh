@@ -23,7 +23,7 @@
 #   KPB_TOP    symbols shown per state [10]
 #   KPB_OUT    output directory [/tmp/kprobe_bench_perf]
 
-ksft_skip=4
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 debugfs=/sys/kernel/debug
 bench=$debugfs/test_kprobe_bench
 kprobes=$debugfs/kprobes
@@ -34,11 +34,11 @@ TOP=${KPB_TOP:-10}
 OUT=${KPB_OUT:-/tmp/kprobe_bench_perf}
 events=cache-misses,cache-references,instructions,cycles
 
-echo "TAP version 13"
+ktap_print_header
 skip()
 {
-	echo "1..0 # SKIP $*"
-	exit $ksft_skip
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
 }
 
 # The PMU first: that is what a virtual machine usually lacks.
@@ -56,10 +56,8 @@ fi
 [ -f "$kprobes/cache_enabled" ] ||
 	skip "no kprobe lookup cache (CONFIG_KPROBE_CACHE)"
 
-num=0
-failed=0
-ok() { num=$((num + 1)); echo "ok $num $*"; }
-not_ok() { num=$((num + 1)); failed=$((failed + 1)); echo "not ok $num $*"; }
+ok() { ktap_test_pass "$*"; }
+not_ok() { ktap_test_fail "$*"; }
 
 ctl()
 {
@@ -102,5 +100,5 @@ for state in off on; do
 		sed 's/^/#     /'
 done
 
-echo "1..$num"
-[ "$failed" -eq 0 ]
+ktap_set_plan $((KTAP_TESTNO - 1))
+ktap_finished

@@ -13,35 +13,23 @@
 # The duration is SECONDS, else $STRESS_SECONDS, else 60.  The settings
 # file allows 180 s in all; override the kselftest timeout for longer runs.
 
-ksft_skip=4
 module=test_kprobe_cache
 debugfs=/sys/kernel/debug
 kprobes=$debugfs/kprobes
 stats=$kprobes/cache_stats
 enabled=$kprobes/cache_enabled
 seconds=${1:-${STRESS_SECONDS:-60}}
-failed=0
-num=0
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
 skip_all()
 {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit $ksft_skip
+	ktap_print_header
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
 }
 
-ok()
-{
-	num=$((num + 1))
-	echo "ok $num $*"
-}
-
-not_ok()
-{
-	num=$((num + 1))
-	failed=1
-	echo "not ok $num $*"
-}
+ok() { ktap_test_pass "$*"; }
+not_ok() { ktap_test_fail "$*"; }
 
 comment()
 {
@@ -98,8 +86,8 @@ if [ -d "/sys/module/$module" ]; then
 		skip_all "$module is loaded and cannot be removed"
 fi
 
-echo "TAP version 13"
-echo "1..3"
+ktap_print_header
+ktap_set_plan 3
 echo "# $module for $seconds s"
 
 # The module can only turn the cache on with CONFIG_KUNIT: make sure it
@@ -160,4 +148,4 @@ if [ -n "$was_enabled" ]; then
 	echo "$was_enabled" > "$enabled"
 fi
 
-exit $failed
+ktap_finished

@@ -22,7 +22,6 @@
 # POSIX sh and busybox applets only.  Environment: KSTATS_FUZZ_SEED,
 # KSTATS_FUZZ_WRITES (default 1 and 10000).
 
-ksft_skip=4
 here=$(cd "$(dirname "$0")" && pwd)
 debugfs=/sys/kernel/debug
 kdir=$debugfs/kstats
@@ -36,33 +35,23 @@ fuzz=$here/kstats_fuzz
 fuzz_seed=${KSTATS_FUZZ_SEED:-1}
 fuzz_writes=${KSTATS_FUZZ_WRITES:-10000}
 tmp=
-num=0
-failed=0
 bg_pids=
 loaded=
 
 # Number of TAP results this script prints, one per check below.
 PLAN=81
 
+. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
+
 skip_all()
 {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit $ksft_skip
+	ktap_print_header
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
 }
 
-ok()
-{
-	num=$((num + 1))
-	echo "ok $num $*"
-}
-
-not_ok()
-{
-	num=$((num + 1))
-	failed=1
-	echo "not ok $num $*"
-}
+ok() { ktap_test_pass "$*"; }
+not_ok() { ktap_test_fail "$*"; }
 
 # check DESCRIPTION COMMAND...: one result from the command's status.
 check()
@@ -283,8 +272,8 @@ maxact=$((16 * possible))
 [ "$maxact" -le 4096 ] || maxact=4096
 online=$(grep -c '^processor' /proc/cpuinfo)
 
-echo "TAP version 13"
-echo "1..$PLAN"
+ktap_print_header
+ktap_set_plan "$PLAN"
 diag "$online CPUs online, $possible possible; default maxactive $maxact"
 
 # --- parser --------------------------------------------------------------
@@ -662,6 +651,5 @@ else
 	ok "kmemleak: no leak # SKIP no $kmemleak"
 fi
 
-diag "$num results in $(($(date +%s) - t_start)) s"
-[ "$num" -eq "$PLAN" ] || diag "plan was $PLAN, ran $num"
-exit $failed
+diag "$((KTAP_TESTNO - 1)) results in $(($(date +%s) - t_start)) s"
+ktap_finished
