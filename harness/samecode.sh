@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # With CONFIG_KPROBE_CACHE=n the x86 kprobe hit paths must compile to the
-# very code of the base: disassemble arch/x86/kernel/kprobes/{core,ftrace}.o
-# built from the series and from the base, and compare.
+# very code they had before the cache patches: disassemble
+# arch/x86/kernel/kprobes/{core,ftrace}.o built from the series and from the
+# commit before "kprobes: add a per-CPU lookup cache" (the base plus the
+# int3 handler fixes that come first in the series), and compare.  ftrace.o
+# must also be the base's own code.
 # Usage: samecode.sh WORKTREE OBJ [RESULTS]
 . "$(dirname "$0")/common.sh"
 
@@ -28,15 +31,30 @@ disasm() {
 }
 log "samecode: the series with CONFIG_KPROBE_CACHE=n"
 disasm series || { rec FAIL "KPROBE_CACHE=n: x86 hit paths build"; exit 1; }
-git -C "$SRC" checkout -q --detach base
-log "samecode: the base"
+head=$(git -C "$SRC" rev-parse HEAD)
+cache=$(git -C "$SRC" log --format=%H --grep='^kprobes: add a per-CPU lookup cache' base..HEAD)
+[ -n "$cache" ] || { rec FAIL "KPROBE_CACHE=n: the cache patch is in the series"; exit 1; }
 ok=0
+git -C "$SRC" checkout -q --detach "$cache^"
+log "samecode: before the cache ($(git -C "$SRC" log -1 --format=%s HEAD))"
+disasm before || ok=1
+objs=arch/x86/kernel/kprobes/ftrace.o
+git -C "$SRC" checkout -q --detach base
+log "samecode: the base (ftrace.o)"
 disasm base || ok=1
-git -C "$SRC" checkout -q --detach -
-[ "$ok" -eq 0 ] || { rec FAIL "KPROBE_CACHE=n: base objects build"; exit 1; }
-if cmp -s "$OBJ/series.dis" "$OBJ/base.dis"; then
-	rec PASS "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the base's code ($(wc -l <"$OBJ/base.dis") lines of objdump)"
+objs=arch/x86/kernel/kprobes/ftrace.o
+git -C "$SRC" checkout -q --detach "$head"
+disasm series-ftrace || ok=1
+[ "$ok" -eq 0 ] || { rec FAIL "KPROBE_CACHE=n: objects before the cache and of the base build"; exit 1; }
+if cmp -s "$OBJ/series.dis" "$OBJ/before.dis"; then
+	rec PASS "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the code without the cache patches ($(wc -l <"$OBJ/before.dis") lines of objdump)"
 else
-	diff "$OBJ/base.dis" "$OBJ/series.dis" | head -20 >&2
-	rec FAIL "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the base's code"
+	diff "$OBJ/before.dis" "$OBJ/series.dis" | head -20 >&2
+	rec FAIL "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the code without the cache patches"
+fi
+if cmp -s "$OBJ/series-ftrace.dis" "$OBJ/base.dis"; then
+	rec PASS "KPROBE_CACHE=n: x86 ftrace hit path is the base's code"
+else
+	diff "$OBJ/base.dis" "$OBJ/series-ftrace.dis" | head -20 >&2
+	rec FAIL "KPROBE_CACHE=n: x86 ftrace hit path is the base's code"
 fi

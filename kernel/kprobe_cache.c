@@ -61,6 +61,7 @@
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/jump_label.h>
 #include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
@@ -86,11 +87,13 @@ static DEFINE_PER_CPU(struct kprobe_cache_cpu, kprobe_cache_cpu);
 /* Starts ahead of every CPU's gen, so that the first lookup flushes. */
 static atomic_long_t kprobe_cache_gen = ATOMIC_LONG_INIT(1);
 /*
- * Not a static key: the int3 handler must not run code that
- * text_poke_bp() patches through an int3 of its own, as a nested int3 is
- * fatal.  One well-predicted load of a read-mostly line costs less.
+ * The run-time switch.  Flipping it patches get_kprobe_cached() with
+ * text_poke_bp(), whose temporary int3 a CPU may hit inside the int3 or
+ * ftrace handler (or an NMI): poke_int3_handler() deals with it in
+ * exc_int3() before kprobes sees the trap, as for every static branch in
+ * those paths.
  */
-static bool kprobe_cache_on __read_mostly = true;
+static DEFINE_STATIC_KEY_TRUE(kprobe_cache_key);
 static DEFINE_MUTEX(kprobe_cache_switch_mutex);
 
 /**
@@ -149,8 +152,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 	unsigned int seq;
 	struct kprobe *p;
 
-	/* Pairs with the release in kprobe_cache_switch(). */
-	if (!smp_load_acquire(&kprobe_cache_on) || unlikely(!addr))
+	if (!static_branch_likely(&kprobe_cache_key) || unlikely(!addr))
 		return get_kprobe(addr);
 
 	cc = this_cpu_ptr(&kprobe_cache_cpu);
@@ -175,21 +177,38 @@ struct kprobe *get_kprobe_cached(void *addr)
 NOKPROBE_SYMBOL(get_kprobe_cached);
 
 /**
+ * kprobe_cache_read_cpu_stats() - the statistics of one CPU
+ * @cpu: the CPU
+ * @st: where to put them
+ */
+VISIBLE_IF_KUNIT void kprobe_cache_read_cpu_stats(int cpu,
+						  struct kprobe_cache_stats *st)
+{
+	struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+
+	st->hits = READ_ONCE(s->hits);
+	st->misses = READ_ONCE(s->misses);
+	st->inserts = READ_ONCE(s->inserts);
+	st->invalidations = READ_ONCE(s->invalidations);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_cpu_stats);
+
+/**
  * kprobe_cache_read_stats() - sum the statistics of all CPUs
  * @sum: where to put the sums
  */
 VISIBLE_IF_KUNIT void kprobe_cache_read_stats(struct kprobe_cache_stats *sum)
 {
+	struct kprobe_cache_stats st;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
-
-		sum->hits += READ_ONCE(s->hits);
-		sum->misses += READ_ONCE(s->misses);
-		sum->inserts += READ_ONCE(s->inserts);
-		sum->invalidations += READ_ONCE(s->invalidations);
+		kprobe_cache_read_cpu_stats(cpu, &st);
+		sum->hits += st.hits;
+		sum->misses += st.misses;
+		sum->inserts += st.inserts;
+		sum->invalidations += st.invalidations;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
@@ -203,18 +222,19 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
 VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 {
 	mutex_lock(&kprobe_cache_switch_mutex);
-	if (on && !kprobe_cache_on) {
+	if (on && !static_key_enabled(&kprobe_cache_key)) {
 		/*
 		 * Generations keep counting while the cache is off; this one
 		 * makes sure that nothing cached before is used, whatever
-		 * happened to the table meanwhile.  A lookup that sees the
-		 * switch on also sees the new generation.
+		 * happened to the table meanwhile.  A CPU can only take the
+		 * enabled branch after text_poke_bp() has synchronized it
+		 * with an IPI, which comes after this increment: it then
+		 * reads the new generation.
 		 */
 		kprobe_cache_invalidate();
-		/* Publishes the new generation with the switch. */
-		smp_store_release(&kprobe_cache_on, true);
-	} else if (!on && kprobe_cache_on) {
-		WRITE_ONCE(kprobe_cache_on, false);
+		static_branch_enable(&kprobe_cache_key);
+	} else if (!on && static_key_enabled(&kprobe_cache_key)) {
+		static_branch_disable(&kprobe_cache_key);
 	}
 	mutex_unlock(&kprobe_cache_switch_mutex);
 }
@@ -226,7 +246,7 @@ static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 	int cpu;
 
 	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %ld\n",
-		   READ_ONCE(kprobe_cache_on), KPROBE_CACHE_SETS,
+		   static_key_enabled(&kprobe_cache_key), KPROBE_CACHE_SETS,
 		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache),
 		   atomic_long_read(&kprobe_cache_gen));
 	for_each_possible_cpu(cpu) {
@@ -283,7 +303,7 @@ static const struct file_operations kprobe_cache_stats_fops = {
 static ssize_t kprobe_cache_enabled_read(struct file *file, char __user *ubuf,
 					 size_t count, loff_t *ppos)
 {
-	char buf[2] = { READ_ONCE(kprobe_cache_on) ? '1' : '0', '\n' };
+	char buf[2] = { static_key_enabled(&kprobe_cache_key) ? '1' : '0', '\n' };
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }

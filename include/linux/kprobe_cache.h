@@ -114,6 +114,7 @@ static inline void kprobe_cache_flush(struct kprobe_cache *c)
 #ifdef CONFIG_KPROBE_CACHE
 #if IS_ENABLED(CONFIG_KUNIT)
 void kprobe_cache_read_stats(struct kprobe_cache_stats *sum);
+void kprobe_cache_read_cpu_stats(int cpu, struct kprobe_cache_stats *st);
 void kprobe_cache_switch(bool on);
 #endif
 #endif
