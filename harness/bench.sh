@@ -6,7 +6,9 @@
 #
 # N="0 1000" H="1 16" PATHS="ftrace int3" LOOPS=... H_BIG=... (0: none) choose another
 # sweep.  BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a
-# fresh application of patches/.
+# fresh application of patches/.  A second boot measures the kernel
+# without the kprobe patches (the series up to the benchmark patch) with
+# N = BASE_N ["1 10000 40000"] and H = BASE_H ["16"]; BASE_N=0 skips it.
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
@@ -26,40 +28,73 @@ make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
 	{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
 log "bench: built"
 
-# The guest runs the series' selftest through a tests.d wrapper.
-rm -rf "$BOOT"
-sel=$SRC/tools/testing/selftests/kprobe_bench
-extra=$BOOT/extra/kseries
-mkdir -p "$extra/tests.d"
-stage_selftests "$SRC" "$extra/selftests" kprobe_bench
-install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
-{
-	[ -n "${N:-}" ] && echo "KPB_N='$N'"
-	[ -n "${H:-}" ] && echo "KPB_H='$H'"
-	[ -n "${H_BIG:-}" ] && echo "KPB_H_BIG='$H_BIG'"
-	[ -n "${PATHS:-}" ] && echo "KPB_PATHS='$PATHS'"
-	[ -n "${LOOPS:-}" ] && echo "KPB_LOOPS='$LOOPS'"
-	[ -n "${ENABLE_BUDGET:-}" ] && echo "KPB_ENABLE_BUDGET='$ENABLE_BUDGET'"
-	true
-} >"$extra/bench.env"
-"$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$BOOT/initramfs.cpio" "$BOOT/extra"
+# run_bench SRC OBJ BOOT [VAR=VALUE...]: boot the kernel built in OBJ with
+# the kprobe_bench kselftest of SRC, the sweep given by the assignments.
+run_bench() {
+	local src=$1 obj=$2 boot=$3 extra qemu rc=0
+	shift 3
+	rm -rf "$boot"
+	extra=$boot/extra/kseries
+	mkdir -p "$extra/tests.d"
+	stage_selftests "$src" "$extra/selftests" kprobe_bench
+	install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
+	printf '%s\n' "$@" >"$extra/bench.env"
+	"$TOP/harness/initramfs.sh" "$obj" "$src" "$boot/initramfs.cpio" "$boot/extra"
+	: >"$boot/results.log"
+	"$TOP/harness/boot.sh" "$obj/arch/x86/boot/bzImage" "$boot/initramfs.cpio" \
+		"$boot" "${BOOT_TIMEOUT:-1800}" &
+	qemu=$!
+	# Relay the guest's progress lines while it runs.
+	tail -n +1 -F --pid="$qemu" "$boot/results.log" 2>/dev/null |
+		grep --line-buffered -E '^# \[|^not ok' | sed -u 's/^# /  guest: /' >&2 || true
+	wait "$qemu" || rc=$?
+	[ "$rc" -eq 0 ] || die "bench: QEMU failed (rc $rc), see $boot/console.log"
+	grep -q '^### END 50-kprobe_bench.sh rc=0' "$boot/results.log" ||
+		die "bench: the benchmark failed, see $boot/results.log"
+}
 
-# Boot, and relay the guest's progress lines while it runs.
-: >"$BOOT/results.log"
-"$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$BOOT/initramfs.cpio" \
-	"$BOOT" "${BOOT_TIMEOUT:-1800}" &
-qemu=$!
-tail -n +1 -F --pid="$qemu" "$BOOT/results.log" 2>/dev/null |
-	grep --line-buffered -E '^# \[|^not ok' | sed -u 's/^# /  guest: /' >&2 || true
-rc=0
-wait "$qemu" || rc=$?
-[ "$rc" -eq 0 ] || die "bench: QEMU failed (rc $rc), see $BOOT/console.log"
-grep -q '^### END 50-kprobe_bench.sh rc=0' "$BOOT/results.log" ||
-	die "bench: the benchmark failed, see $BOOT/results.log"
+sweep=()
+[ -n "${N:-}" ] && sweep+=("KPB_N='$N'")
+[ -n "${H:-}" ] && sweep+=("KPB_H='$H'")
+[ -n "${H_BIG:-}" ] && sweep+=("KPB_H_BIG='$H_BIG'")
+[ -n "${PATHS:-}" ] && sweep+=("KPB_PATHS='$PATHS'")
+[ -n "${LOOPS:-}" ] && sweep+=("KPB_LOOPS='$LOOPS'")
+[ -n "${ENABLE_BUDGET:-}" ] && sweep+=("KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
+log "bench: booting the series"
+run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
+
+# The kernel without the kprobe patches: the series up to the benchmark
+# patch (kstats and the benchmark module), a short sweep.  BASE_N, BASE_H
+# choose it; BASE_N=0 skips it.
+base_args=()
+if [ "${BASE_N:-1 10000 40000}" != 0 ]; then
+	bc=$(git -C "$SRC" log --format=%H --grep='^selftests/kprobe_bench:' base..HEAD)
+	[ -n "$bc" ] || die "bench: no benchmark patch in $SRC"
+	BSRC=$B/src-base
+	BOBJ=$B/build-base
+	rm -rf "$BSRC"
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$BSRC" "$bc"
+	mkdir -p "$BOBJ"
+	"$TOP/harness/kconfig.sh" "$BSRC" "$BOBJ" "$TOP/harness/configs/qemu.config"
+	log "bench: building the base ($(git -C "$BSRC" log -1 --format=%s))"
+	make -C "$BSRC" O="$BOBJ" ${cc:+"$cc"} -j"$JOBS" all >"$BOBJ/build.log" 2>&1 ||
+		{ tail -30 "$BOBJ/build.log"; die "base build failed, see $BOBJ/build.log"; }
+	log "bench: booting the base"
+	run_bench "$BSRC" "$BOBJ" "$B/boot-base" "KPB_N='${BASE_N:-1 10000 40000}'" \
+		"KPB_H='${BASE_H:-16}'" "KPB_H_BIG=0" "KPB_LOOPS='${LOOPS:-20000}'" \
+		"KPB_ENABLE_BUDGET=2000"
+	base_args=(--base "$B/results-base" --base-from-results "$B/boot-base/results.log")
+fi
 
 log "bench: report"
+sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
-	--pct "$sel/kstats_pct.awk" --check \
+	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" \
 	--title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
+if [ ${#base_args[@]} -gt 0 ]; then
+	cp "$B/boot-base/results.log" "$B/results/results-base.log"
+	cp "$B/boot-base/console.log" "$B/results/console-base.log"
+fi
 log "bench: done: $B/results/report.md, raw kstats files in $B/results/nodes/"

@@ -130,6 +130,33 @@ class Bench:
 				      fmt(q.get('p99'))])
 		return cols, lines
 
+	def churn_table(self):
+		"""Hot hits while fill probes are unregistered, against the
+		steady cost at the same path, N, H and cache state."""
+		cols = ['path', 'cache', 'unregistered', 'calls', 's',
+			'steady p50', 'churn p50', 'p50 x', 'steady mean',
+			'churn mean', 'mean x', 'churn p99']
+		lines = []
+		for r in self.rows:
+			if r['kind'] != 'churn':
+				continue
+			calls, unreg, ns = (int(x) for x in r['detail'].split())
+			path, n, h, st = r['path'], int(r['n']), int(r['h']), r['cache']
+			b = self.p('kpb-%s-h%d-base' % (path, h))
+			sn = 'kpb-%s-n%d-h%d-%s' % (path, n, h, st)
+
+			def minus(v):
+				return None if v is None or b is None else v - b
+			s50, c50 = minus(self.p(sn)), minus(self.p(r['node']))
+			smean = minus(self.p(sn, 'mean'))
+			cmean = minus(self.p(r['node'], 'mean'))
+			lines.append([path, st, str(unreg), str(calls),
+				      '%.1f' % (ns / 1e9), fmt(s50), fmt(c50),
+				      fmt_ratio(ratio(c50, s50)), fmt(smean),
+				      fmt(cmean), fmt_ratio(ratio(cmean, smean)),
+				      fmt(minus(self.p(r['node'], 'p99')))])
+		return cols, lines
+
 	def sample(self, mode):
 		return self.p('kpb-sample-%s' % mode)
 
@@ -223,6 +250,32 @@ def plot(b, d):
 	return pngs
 
 
+def base_table(b, base):
+	"""The kernel without the kprobe patches (BASE, state 'nocache')
+	against the series with the cache off and on, same paths, N and H."""
+	cols = ['path', 'N', 'H', 'base p50', 'off p50', 'on p50',
+		'off/base', 'on/base', 'base p99', 'off p99', 'on p99']
+	lines = []
+	measured = {(r['path'], int(r['n']), int(r['h']))
+		    for r in base.rows if r['kind'] == 'hit'}
+	for path in base.paths:
+		for n in base.ns:
+			for h in base.hs:
+				if (path, n, h) not in measured:
+					continue
+				c = {s: b.cost(path, n, h, s) for s in ('off', 'on')}
+				c99 = {s: b.cost(path, n, h, s, 'p99') for s in ('off', 'on')}
+				c['base'] = base.cost(path, n, h, 'nocache')
+				c99['base'] = base.cost(path, n, h, 'nocache', 'p99')
+				lines.append([path, str(n), str(h), fmt(c['base']),
+					      fmt(c['off']), fmt(c['on']),
+					      fmt_ratio(ratio(c['off'], c['base'])),
+					      fmt_ratio(ratio(c['on'], c['base'])),
+					      fmt(c99['base']), fmt(c99['off']),
+					      fmt(c99['on'])])
+	return cols, lines
+
+
 def extract(log, d):
 	"""Writes every ### FILE section of LOG under D; returns their number."""
 	n = 0
@@ -256,6 +309,9 @@ def main():
 		'selftests', 'kprobe_bench', 'kstats_pct.awk'))
 	ap.add_argument('--title', default='kprobe_bench')
 	ap.add_argument('--check', action='store_true')
+	ap.add_argument('--base', metavar='DIR',
+			help='results of the kernel without the kprobe patches')
+	ap.add_argument('--base-from-results', metavar='LOG')
 	a = ap.parse_args()
 
 	if a.from_results:
@@ -265,10 +321,20 @@ def main():
 			print('bench_report: no files in %s' % a.from_results,
 			      file=sys.stderr)
 			return 1
+	if a.base and a.base_from_results:
+		shutil.rmtree(a.base, ignore_errors=True)
+		os.makedirs(os.path.join(a.base, 'nodes'))
+		if not extract(a.base_from_results, a.base):
+			print('bench_report: no files in %s' % a.base_from_results,
+			      file=sys.stderr)
+			return 1
 	b = Bench(a.dir, a.pct)
+	base = Bench(a.base, a.pct) if a.base else None
+	bc, bl = base_table(b, base) if base else ([], [])
 	hc, hl = b.hit_table()
 	ec, el = b.enable_table()
 	sc, sl = b.self_table()
+	cc, cl = b.churn_table()
 	g = goals(b)
 	pngs = plot(b, a.dir)
 
@@ -276,7 +342,13 @@ def main():
 		'unprobed call', text_table(hc, hl), '',
 		'Enabling time (ftrace path)', text_table(ec, el), '',
 		'kstats measuring itself: empty function traced by kretprobe',
-		text_table(sc, sl), '', 'Goals'] + ['  ' + x for x in g]
+		text_table(sc, sl), '',
+		'Hot hits (H = 16) while fill probes are unregistered in batches',
+		text_table(cc, cl), '', 'Goals'] + ['  ' + x for x in g]
+	if base:
+		text = ['Hook cost, ns, p50: the kernel without the kprobe patches '
+			'(base), the series with the cache off and on',
+			text_table(bc, bl), ''] + text
 	with open(os.path.join(a.dir, 'table.txt'), 'w') as f:
 		f.write('\n'.join(text) + '\n')
 	print('\n'.join(text))
@@ -286,8 +358,19 @@ def main():
 	      'p50 and p99 of the probed call minus the p50 of the same call '
 	      'unprobed; N = registered probes that are never hit, H = hot '
 	      'probes hit round robin.', '', md_table(hc, hl), '',
-	      '## Goals', ''] + ['- ' + x for x in g] + [
+	      '## Goals', ''] + ['- ' + x for x in g] + ([
+	      '', '## Base kernel, series cache off, series cache on', '',
+	      'base = the kernel without the kprobe patches (the series up to '
+	      'the benchmark patch: kstats and the benchmark module only), '
+	      'booted separately; off and on = the whole series, cache '
+	      'switched off and on in one boot.  Compare ratios, not '
+	      'absolute ns across boots.', '', md_table(bc, bl)] if base else []) + [
 	      '', '## Enabling time', '', md_table(ec, el), '',
+	      '## Hits while the table changes', '',
+	      'Hot hits (H = 16) at the largest N while another thread '
+	      'unregisters fill probes in batches; steady = the same path, N, '
+	      'H and cache state with the table unchanged.  Cost = percentile '
+	      'minus the unprobed p50, ns.', '', md_table(cc, cl), '',
 	      '## kstats measuring itself', '',
 	      'An empty function traced through kstats/_control (kretprobe).', '',
 	      md_table(sc, sl), '']
@@ -297,7 +380,7 @@ def main():
 		f.write('\n'.join(md))
 
 	if a.check:
-		missing = [line for line in hl if any(v == '-' for v in line[3:])]
+		missing = [line for line in hl + bl if any(v == '-' for v in line[3:])]
 		if not hl or missing:
 			print('bench_report: %d of %d rows incomplete' % (
 				len(missing), len(hl)), file=sys.stderr)

@@ -134,7 +134,7 @@ for i in "${!COMMITS[@]}"; do
 	[ "$c" = "$HEAD_COMMIT" ] && break
 	git checkout -q --detach "$c"
 	log "build: $name"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" >"$OBJ/kconfig.log" 2>&1 &&
+	if KCONFIG_BISECT=1 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" >"$OBJ/kconfig.log" 2>&1 &&
 		kbuild "$OBJ" "build-$i" all; then
 		record PASS "build: $name"
 	else

@@ -23,6 +23,11 @@
  *   hit PATH H LOOPS NODE  call the first H sites of PATH round robin,
  *                          LOOPS calls, each call's duration in ns into
  *                          the kstats histogram NODE
+ *   churn PATH H BATCH TO NODE
+ *                          as hit, for as long as another thread takes to
+ *                          unregister fill probes in batches of BATCH
+ *                          down to TO: each unregistration changes the
+ *                          kprobe table while the hot probes are hit
  *   empty LOOPS            call kpb_empty() LOOPS times (traced through
  *                          kstats/_control to measure kstats itself)
  *   enable N BUDGET_MS     register and arm up to N probes on fill sites
@@ -47,6 +52,7 @@
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/kstats.h>
+#include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -389,6 +395,71 @@ static int kpb_cmd_hit(int path, unsigned int h, unsigned int loops,
 	return 0;
 }
 
+struct kpb_churn {
+	unsigned int batch;
+	unsigned int target;
+	u64 ns;
+	bool done;
+};
+
+static int kpb_churn_fn(void *data)
+{
+	struct kpb_churn *c = data;
+	u64 t0 = ktime_get_ns();
+
+	while (kpb_nr_fill > c->target)
+		kpb_unfill_to(kpb_nr_fill - c->target > c->batch ?
+			      kpb_nr_fill - c->batch : c->target);
+	c->ns = ktime_get_ns() - t0;
+	/* The last access to *c: the caller's stack frame goes after it. */
+	smp_store_release(&c->done, true);
+	return 0;
+}
+
+/*
+ * Hits while the table changes: the fill probes are unregistered by a
+ * thread of their own (under kpb_mutex, which the caller holds, so no
+ * other command touches them meanwhile).
+ */
+static int kpb_cmd_churn(int path, unsigned int h, unsigned int batch,
+			 unsigned int target, const char *name)
+{
+	struct kpb_churn c = { .batch = batch, .target = target };
+	unsigned int base = path * KPB_HOT_MAX, from = kpb_nr_fill, i = 0;
+	struct task_struct *t;
+	unsigned long hits;
+	struct kstats *ks;
+	u64 t0, t1;
+
+	if (!h || h > KPB_HOT_MAX || !batch || target >= kpb_nr_fill)
+		return -ERANGE;
+	ks = kpb_node(name);
+	if (IS_ERR(ks))
+		return PTR_ERR(ks);
+	hits = kpb_read_hits();
+	t = kthread_run(kpb_churn_fn, &c, "kpb_churn");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	/* Pairs with the release in kpb_churn_fn(): then c is ours again. */
+	while (!smp_load_acquire(&c.done)) {
+		kpb_fn_t fn = kpb_fns[base + i % h];
+
+		preempt_disable();
+		t0 = ktime_get_ns();
+		fn(i);
+		t1 = ktime_get_ns();
+		preempt_enable();
+		kstats_record(ks, t1 - t0);
+		if (!(++i & 63))
+			cond_resched();
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "churn path=%s h=%u calls=%u hits=%lu from=%u to=%u ns=%llu node=%s\n",
+		 kpb_path_name[path], h, i, kpb_read_hits() - hits, from,
+		 kpb_nr_fill, c.ns, name);
+	return 0;
+}
+
 static int kpb_cmd_empty(unsigned int loops)
 {
 	unsigned int i;
@@ -504,7 +575,7 @@ static int kpb_path(const char *name)
 static int kpb_command(char *buf)
 {
 	char verb[16], word[16], name[KSTATS_NAME_MAX + 1];
-	unsigned int a, b;
+	unsigned int a, b, d;
 	int path, n;
 
 	n = sscanf(buf, "%15s", verb);
@@ -534,6 +605,11 @@ static int kpb_command(char *buf)
 	if (!strcmp(verb, "hot") && sscanf(buf, "%*s %15s %u", word, &a) == 2) {
 		path = kpb_path(word);
 		return path < 0 ? path : kpb_cmd_hot(path, a);
+	}
+	if (!strcmp(verb, "churn") &&
+	    sscanf(buf, "%*s %15s %u %u %u %63s", word, &a, &b, &d, name) == 5) {
+		path = kpb_path(word);
+		return path < 0 ? path : kpb_cmd_churn(path, a, b, d, name);
 	}
 	if (!strcmp(verb, "hit") &&
 	    sscanf(buf, "%*s %15s %u %u %63s", word, &a, &b, name) == 4) {

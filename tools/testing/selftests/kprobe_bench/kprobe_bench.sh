@@ -27,6 +27,8 @@
 #   KPB_PATHS  hit paths ["ftrace int3 opt kretprobe"]
 #   KPB_LOOPS  calls per measurement [20000]
 #   KPB_ENABLE_BUDGET  ms allowed to arm N probes per N and state [8000]
+#   KPB_CHURN_BATCH  fill probes unregistered per batch while hot probes
+#              are hit, at the largest N [1000]
 #   KPB_OUT    output directory [/tmp/kprobe_bench]
 #
 # Output: $KPB_OUT/bench.tsv (one line per measurement, see the header),
@@ -49,6 +51,7 @@ BIG_PATHS=${KPB_BIG_PATHS:-"ftrace int3"}
 PATHS=${KPB_PATHS:-"ftrace int3 opt kretprobe"}
 LOOPS=${KPB_LOOPS:-20000}
 BUDGET=${KPB_ENABLE_BUDGET:-8000}
+CHURN_BATCH=${KPB_CHURN_BATCH:-1000}
 OUT=${KPB_OUT:-/tmp/kprobe_bench}
 TSV=$OUT/bench.tsv
 
@@ -248,6 +251,42 @@ for n in $N_LIST; do
 	[ -f "$kstats/_control" ] && self "$n"
 	ctl clear
 done
+
+# Invalidation under load: at the largest N, the ftrace and int3 hot sets
+# (H = 16) are hit while the fill probes are unregistered in batches of
+# CHURN_BATCH, a share of them per path and cache state.  Every
+# unregistration changes the kprobe table.  The steady cost to compare
+# with is the same path, N and H above.
+churn_paths=
+for path in ftrace int3; do
+	case " $armed " in *" $path "*) churn_paths="$churn_paths $path" ;; esac
+done
+nstates=$(echo $STATES | wc -w)
+npaths=$(echo $churn_paths | wc -w)
+if [ -n "$last_n" ] && [ "$npaths" -gt 0 ] &&
+   [ "$last_n" -ge $((npaths * nstates * CHURN_BATCH)) ]; then
+	share=$((last_n / (npaths * nstates)))
+	left=$last_n
+	for path in $churn_paths; do
+		for c in $STATES; do
+			set_cache "$c"
+			left=$((left - share))
+			node=kpb-$path-churn-h16-$c
+			if ! ctl churn "$path" 16 "$CHURN_BATCH" "$left" "$node"; then
+				not_ok "$node: $reply"
+				continue
+			fi
+			save "$node"
+			printf 'churn\t%s\t%s\t16\t%s\t%s\t%s %s %s\n' "$path" \
+				"$last_n" "$c" "$node" "$(field calls)" \
+				"$(($(field from) - $(field to)))" "$(field ns)" >> "$TSV"
+			if [ "$(field hits)" != "$(field calls)" ]; then
+				not_ok "$node: $(field hits) hits for $(field calls) calls"
+			fi
+		done
+	done
+	progress "churn: $last_n fill probes unregistered under load"
+fi
 
 # The big hot sets, at the largest N only: arming thousands of probes
 # takes minutes under emulation.  Again armed before the fill.
