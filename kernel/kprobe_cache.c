@@ -13,12 +13,14 @@
  * (kernel/kprobes.c: the rollback of a failed arm, an aggregator replacing
  * a probe, the removal of a probe or aggregator, the optimizer's removal of
  * unused probes) happens under kprobe_mutex and is followed by
- * kprobe_cache_invalidate(), which increments kprobe_cache_gen with release
- * ordering.  A CPU's entries are valid only while its cache's gen equals
- * kprobe_cache_gen:
+ * kprobe_cache_invalidate(addr) for the address concerned, which
+ * increments the generation of the one set that address maps to, with
+ * release ordering.  A CPU's entries in a set are valid only while the
+ * CPU's generation of that set equals the global one; everything below
+ * holds set by set, as an address can only be cached in its own set:
  *
- *  - A lookup reads kprobe_cache_gen (acquire) before it probes the cache
- *    or walks the table.  If it sees the new generation, it also sees the
+ *  - A lookup reads its set's generation (acquire) before it probes the
+ *    cache or walks the table.  If it sees the new generation, it also sees the
  *    table change that preceded it, so it neither uses an older entry (the
  *    generations differ) nor inserts a removed probe (its walk cannot find
  *    it).
@@ -43,9 +45,10 @@
  * Turning the cache off and on through debugfs invalidates too.
  *
  * So invalidation costs one atomic increment and no IPI, whatever the
- * number of CPUs: unregistering N probes costs N increments, and each CPU
- * flushes its cache (16 KiB) at most once per generation it sees, on its
- * next lookup.
+ * number of CPUs: unregistering N probes costs N increments, and a CPU
+ * flushes one set (4 entries) when its next lookup in that set finds the
+ * generation moved.  Lookups of addresses in other sets keep hitting.
+ * Turning the cache back on moves every set's generation.
  *
  * Readers and writers of one CPU's cache are that CPU's lookups, which can
  * nest: an interrupt that hits a kprobe inside kprobe_ftrace_handler(), or
@@ -73,19 +76,23 @@
 #include <kunit/visibility.h>
 
 /*
- * One CPU's state besides its sets: the generation its entries belong to,
- * the sequence count of its writers and its statistics.
+ * One CPU's state besides its sets: the sequence count of its writers, its
+ * statistics and, per set, the generation its entries belong to.
  */
 struct kprobe_cache_cpu {
-	unsigned long gen;
 	unsigned int seq;
 	struct kprobe_cache_stats stats;
+	unsigned long gen[KPROBE_CACHE_SETS];
 };
 
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
 static DEFINE_PER_CPU(struct kprobe_cache_cpu, kprobe_cache_cpu);
-/* Starts ahead of every CPU's gen, so that the first lookup flushes. */
-static atomic_long_t kprobe_cache_gen = ATOMIC_LONG_INIT(1);
+/*
+ * The generation of each set.  Global and per-CPU generations start equal
+ * (0) with every cache empty.  64-bit (KPROBE_CACHE depends on 64BIT): no
+ * generation wraps around.
+ */
+static atomic_long_t kprobe_cache_gen[KPROBE_CACHE_SETS];
 /*
  * The run-time switch.  Flipping it patches get_kprobe_cached() with
  * text_poke_bp(), whose temporary int3 a CPU may hit inside the int3 or
@@ -97,18 +104,28 @@ static DEFINE_STATIC_KEY_TRUE(kprobe_cache_key);
 static DEFINE_MUTEX(kprobe_cache_switch_mutex);
 
 /**
- * kprobe_cache_invalidate() - drop every CPU's cached lookups
+ * kprobe_cache_invalidate() - drop every CPU's cached lookups of an address
+ * @addr: the address whose entry in the kprobe hash table changed
  *
  * Called after every change of the kprobe hash table, before the
  * synchronize_rcu() that precedes freeing or returning to the caller.
- * Costs one atomic increment; each CPU flushes lazily.
+ * Costs one atomic increment; each CPU flushes the set of @addr lazily.
  */
-void kprobe_cache_invalidate(void)
+void kprobe_cache_invalidate(void *addr)
 {
-	atomic_long_inc_return_release(&kprobe_cache_gen);
+	atomic_long_inc_return_release(&kprobe_cache_gen[kprobe_cache_set_index(addr)]);
 }
 
-static void kprobe_cache_fill(unsigned long gen, void *addr, struct kprobe *p)
+static void kprobe_cache_invalidate_all(void)
+{
+	unsigned int s;
+
+	for (s = 0; s < KPROBE_CACHE_SETS; s++)
+		atomic_long_inc_return_release(&kprobe_cache_gen[s]);
+}
+
+static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
+			      struct kprobe *p)
 {
 	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
 
@@ -121,10 +138,10 @@ static void kprobe_cache_fill(unsigned long gen, void *addr, struct kprobe *p)
 	 * A nested lookup may have moved the cache to a newer generation
 	 * since ours was read: then p may be stale.
 	 */
-	if ((long)(gen - cc->gen) >= 0) {
-		if (cc->gen != gen) {
-			kprobe_cache_flush(this_cpu_ptr(&kprobe_cache));
-			WRITE_ONCE(cc->gen, gen);
+	if ((long)(gen - cc->gen[s]) >= 0) {
+		if (cc->gen[s] != gen) {
+			kprobe_cache_flush_set(this_cpu_ptr(&kprobe_cache), s);
+			WRITE_ONCE(cc->gen[s], gen);
 			cc->stats.invalidations++;
 		}
 		kprobe_cache_insert(this_cpu_ptr(&kprobe_cache), addr, p,
@@ -148,18 +165,19 @@ NOKPROBE_SYMBOL(kprobe_cache_fill);
 struct kprobe *get_kprobe_cached(void *addr)
 {
 	struct kprobe_cache_cpu *cc;
+	unsigned int seq, s;
 	unsigned long gen;
-	unsigned int seq;
 	struct kprobe *p;
 
 	if (!static_branch_likely(&kprobe_cache_key) || unlikely(!addr))
 		return get_kprobe(addr);
 
 	cc = this_cpu_ptr(&kprobe_cache_cpu);
-	gen = atomic_long_read_acquire(&kprobe_cache_gen);
+	s = kprobe_cache_set_index(addr);
+	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
 	seq = READ_ONCE(cc->seq);
 	barrier();
-	if (likely(READ_ONCE(cc->gen) == gen && !(seq & 1))) {
+	if (likely(READ_ONCE(cc->gen[s]) == gen && !(seq & 1))) {
 		p = kprobe_cache_probe(this_cpu_ptr(&kprobe_cache), addr);
 		barrier();
 		if (likely(p && READ_ONCE(cc->seq) == seq)) {
@@ -170,7 +188,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 	this_cpu_inc(kprobe_cache_cpu.stats.misses);
 	p = get_kprobe(addr);
 	if (p)
-		kprobe_cache_fill(gen, addr, p);
+		kprobe_cache_fill(s, gen, addr, p);
 	return p;
 }
 
@@ -231,7 +249,7 @@ VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 		 * with an IPI, which comes after this increment: it then
 		 * reads the new generation.
 		 */
-		kprobe_cache_invalidate();
+		kprobe_cache_invalidate_all();
 		static_branch_enable(&kprobe_cache_key);
 	} else if (!on && static_key_enabled(&kprobe_cache_key)) {
 		static_branch_disable(&kprobe_cache_key);
@@ -243,12 +261,15 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_switch);
 static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 {
 	struct kprobe_cache_stats sum;
+	unsigned long gen = 0;
+	unsigned int s;
 	int cpu;
 
-	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %ld\n",
+	for (s = 0; s < KPROBE_CACHE_SETS; s++)
+		gen += atomic_long_read(&kprobe_cache_gen[s]);
+	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %lu\n",
 		   static_key_enabled(&kprobe_cache_key), KPROBE_CACHE_SETS,
-		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache),
-		   atomic_long_read(&kprobe_cache_gen));
+		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache), gen);
 	for_each_possible_cpu(cpu) {
 		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
 

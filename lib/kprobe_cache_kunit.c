@@ -25,6 +25,13 @@ static noinline int kpc_target(int x)
 	return x * 3 + 1;
 }
 
+/* A second probe site, for a cache set other than kpc_target's. */
+static noinline int kpc_other(int x)
+{
+	barrier();
+	return x + 2;
+}
+
 /* Called through a pointer, as in test_kprobes.c, so that it is not inlined. */
 static int (*kpc_call)(int x);
 
@@ -283,12 +290,58 @@ static int kpc_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * A change of the kprobe table drops only the cached lookups of the cache
+ * set of the address concerned: hits in other sets go on hitting.
+ */
+static void kpc_test_other_set(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kprobe_cache_stats before, after;
+	struct kpc_probe p, q;
+	unsigned long flags;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	memset(&q, 0, sizeof(q));
+	q.kp.addr = (kprobe_opcode_t *)kpc_other;
+	q.kp.pre_handler = kpc_pre;
+	ret = register_kprobe(&q.kp);
+	if (ret) {
+		unregister_kprobe(&p.kp);
+		KUNIT_FAIL(test, "registering a probe on kpc_other: %d", ret);
+		return;
+	}
+	if (kprobe_cache_set_index(p.kp.addr) == kprobe_cache_set_index(q.kp.addr)) {
+		unregister_kprobe(&q.kp);
+		unregister_kprobe(&p.kp);
+		kunit_skip(test, "both probes map to the same cache set");
+	}
+	/* Cache p on this CPU, change the table in q's set, count p's hits. */
+	migrate_disable();
+	local_irq_save(flags);
+	kpc_hit(1);
+	local_irq_restore(flags);
+	unregister_kprobe(&q.kp);
+	local_irq_save(flags);
+	before = kpc_stats();
+	kpc_hit(100);
+	after = kpc_stats();
+	local_irq_restore(flags);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 101);
+	KUNIT_EXPECT_EQ(test, after.hits - before.hits, 100UL);
+	KUNIT_EXPECT_EQ(test, after.misses - before.misses, 0UL);
+	unregister_kprobe(&p.kp);
+}
+
 static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_hit, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_aggregate, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_unregister, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_switch, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_other_set, kpc_path_gen_params),
 	{}
 };
 

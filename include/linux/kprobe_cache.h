@@ -69,10 +69,16 @@ struct kprobe_cache {
  * Otherwise a probe could pair the address of a new entry with the kprobe
  * of the entry that the new one replaced.
  */
+/* The one set that can hold @addr. */
+static __always_inline unsigned int kprobe_cache_set_index(const void *addr)
+{
+	return hash_ptr(addr, KPROBE_CACHE_SHIFT);
+}
+
 static __always_inline struct kprobe *
 kprobe_cache_probe(struct kprobe_cache *c, void *addr)
 {
-	struct kprobe_cache_set *set = &c->set[hash_ptr(addr, KPROBE_CACHE_SHIFT)];
+	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
 	int i;
 
 	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
@@ -84,7 +90,7 @@ kprobe_cache_probe(struct kprobe_cache *c, void *addr)
 static inline void kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 				       struct kprobe *kp, unsigned int victim)
 {
-	struct kprobe_cache_set *set = &c->set[hash_ptr(addr, KPROBE_CACHE_SHIFT)];
+	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
 	struct kprobe_cache_way *way = NULL;
 	int i;
 
@@ -99,6 +105,15 @@ static inline void kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 
 	WRITE_ONCE(way->kp, kp);
 	WRITE_ONCE(way->addr, addr);
+}
+
+static inline void kprobe_cache_flush_set(struct kprobe_cache *c,
+					  unsigned int s)
+{
+	int i;
+
+	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
+		WRITE_ONCE(c->set[s].way[i].addr, NULL);
 }
 
 static inline void kprobe_cache_flush(struct kprobe_cache *c)
