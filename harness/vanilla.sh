@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The series must also apply to vanilla 6.12.117: the .orig.tar.xz of
-# `apt-get source linux-6.12`, or the tarball named by VANILLA_TARBALL.
-# Only the files the series modifies are extracted.  When no tarball can be
-# had, the check is reported as skipped, with the reason.
+# The series must also apply to a vanilla 6.12.y: the newest version of
+# Debian's linux-6.12 source package whose .orig.tar.xz downloads (apt-cache
+# showsrc lists them; many answer 404, so newest first), or the tarball
+# named by VANILLA_TARBALL.  Only the files the series modifies are
+# extracted.  When no tarball can be had, the check is reported as
+# skipped, with the reason.
 # Usage: vanilla.sh RESULTS
 . "$(dirname "$0")/common.sh"
 
@@ -13,23 +15,43 @@ mkdir -p "$VDIR"
 
 tarball=${VANILLA_TARBALL:-}
 if [ -z "$tarball" ]; then
-	tarball=$(ls "$VDIR"/linux-6.12_6.12.117.orig.tar.xz 2>/dev/null || true)
+	tarball=$(ls "$VDIR"/linux-6.12_*.orig.tar.xz 2>/dev/null | sort -V | tail -1 || true)
 fi
 if [ -z "$tarball" ]; then
-	log "vanilla: apt-get source --download-only linux-6.12"
-	if ! (cd "$VDIR" && apt-get source -q --download-only linux-6.12 >apt.log 2>&1); then
-		why=$(grep -E '^E:' "$VDIR/apt.log" | head -1)
-		rec SKIP "apply (vanilla 6.12.117)" "no orig tarball: ${why:-apt-get source failed}; set VANILLA_TARBALL=/path/linux-6.12_6.12.117.orig.tar.xz"
+	versions=$(apt-cache showsrc linux-6.12 2>/dev/null | sed -n 's/^Version: //p' |
+		sort -u | sort -rV)
+	if [ -z "$versions" ]; then
+		rec SKIP "apply (vanilla 6.12.y)" "apt-cache showsrc linux-6.12 lists no version (no deb-src lines?); set VANILLA_TARBALL=/path/linux-6.12_6.12.N.orig.tar.xz"
 		exit 0
 	fi
-	tarball=$(ls "$VDIR"/linux-6.12_*.orig.tar.xz | head -1)
+	tried=
+	for v in $versions; do
+		log "vanilla: apt-get source --download-only linux-6.12=$v"
+		# apt-get may fail on the .dsc or the Debian tarball and still
+		# have fetched the orig tarball, which is all this needs.
+		(cd "$VDIR" && apt-get source -q --download-only "linux-6.12=$v" \
+			>apt.log 2>&1) || true
+		tarball=$(ls "$VDIR"/linux-6.12_*.orig.tar.xz 2>/dev/null | sort -V | tail -1 || true)
+		[ -n "$tarball" ] && break
+		tried="$tried $v"
+	done
+	if [ -z "$tarball" ]; then
+		rec SKIP "apply (vanilla 6.12.y)" "no orig tarball downloads (tried:$tried); set VANILLA_TARBALL=/path/linux-6.12_6.12.N.orig.tar.xz"
+		exit 0
+	fi
 fi
+name=$(basename "$tarball" .orig.tar.xz)
+name=${name#linux-6.12_}
 
 # The files the patches modify (not those they create).
-files=$(series_patches | xargs grep -h '^--- a/' | sed 's,^--- a/,,' | sort -u)
+created=$(series_patches | xargs grep -h -A1 '^--- /dev/null' |
+	sed -n 's,^+++ b/,,p' | sort -u)
+files=$(series_patches | xargs grep -h '^--- a/' | sed 's,^--- a/,,' | sort -u |
+	comm -23 - <(echo "$created"))
 rm -rf "$VDIR/tree"
 mkdir -p "$VDIR/tree"
-top=$(tar tJf "$tarball" | head -1 | cut -d/ -f1)
+# tar dies of SIGPIPE once head has its line: not an error here.
+top=$(tar tJf "$tarball" 2>/dev/null | head -1 | cut -d/ -f1) || true
 # shellcheck disable=SC2046
 tar xJf "$tarball" -C "$VDIR/tree" --strip-components=1 \
 	$(for f in $files; do echo "$top/$f"; done)
@@ -39,10 +61,10 @@ git add -Af
 hgit commit -q -m "vanilla: the files the series modifies"
 while read -r p; do
 	if hgit am -q "$p" >/dev/null 2>&1; then
-		rec PASS "apply (vanilla $(basename "$tarball")): $(basename "$p")"
+		rec PASS "apply (vanilla $name): $(basename "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
-		rec FAIL "apply (vanilla $(basename "$tarball")): $(basename "$p")"
+		rec FAIL "apply (vanilla $name): $(basename "$p")"
 		exit 1
 	fi
 done < <(series_patches)
