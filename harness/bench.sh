@@ -15,18 +15,23 @@ cc=$(kmake_cc)
 B=${BENCH_OUT:-$OUT/bench}
 OBJ=$B/build
 BOOT=$B/boot
-mkdir -p "$OBJ"
 if [ "${BENCH_TREE:-0}" = 1 ]; then
 	SRC=$LINUX
 else
 	SRC=$B/src
 	"$TOP/harness/apply.sh" "$SRC"
 fi
-"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config"
-log "bench: building $(git -C "$SRC" describe --always --dirty)"
-make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
-	{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
-log "bench: built"
+
+# build SRC OBJ: the guest kernel.
+build() {
+	mkdir -p "$2"
+	"$TOP/harness/kconfig.sh" "$1" "$2" "$TOP/harness/configs/qemu.config"
+	log "bench: building $(git -C "$1" log -1 --format='%h (%s)')"
+	make -C "$1" O="$2" ${cc:+"$cc"} -j"$JOBS" all >"$2/build.log" 2>&1 ||
+		{ tail -30 "$2/build.log"; die "build failed, see $2/build.log"; }
+	log "bench: built"
+}
+build "$SRC" "$OBJ"
 
 # run_bench SRC OBJ BOOT [VAR=VALUE...]: boot the kernel built in OBJ with
 # the kprobe_bench kselftest of SRC, the sweep given by the assignments.
@@ -75,11 +80,7 @@ if [ "${BASE_N:-1 10000 40000}" != 0 ]; then
 	rm -rf "$BSRC"
 	git -C "$SRC" worktree prune
 	git -C "$SRC" worktree add -q --detach "$BSRC" "$bc"
-	mkdir -p "$BOBJ"
-	"$TOP/harness/kconfig.sh" "$BSRC" "$BOBJ" "$TOP/harness/configs/qemu.config"
-	log "bench: building the base ($(git -C "$BSRC" log -1 --format=%s))"
-	make -C "$BSRC" O="$BOBJ" ${cc:+"$cc"} -j"$JOBS" all >"$BOBJ/build.log" 2>&1 ||
-		{ tail -30 "$BOBJ/build.log"; die "base build failed, see $BOBJ/build.log"; }
+	build "$BSRC" "$BOBJ"
 	log "bench: booting the base"
 	run_bench "$BSRC" "$BOBJ" "$B/boot-base" "KPB_N='${BASE_N:-1 10000 40000}'" \
 		"KPB_H='${BASE_H:-16}'" "KPB_H_BIG=0" "KPB_LOOPS='${LOOPS:-20000}'" \

@@ -4,8 +4,8 @@
 # very code they had before the cache patches: disassemble
 # arch/x86/kernel/kprobes/{core,ftrace}.o built from the series and from the
 # commit before "kprobes: add a per-CPU lookup cache" (the base plus the
-# int3 handler fixes that come first in the series), and compare.  ftrace.o
-# must also be the base's own code.
+# patches before it: kstats, the benchmark and the int3 handler fixes),
+# and compare.  ftrace.o must also be the base's own code.
 # Usage: samecode.sh WORKTREE OBJ [RESULTS]
 . "$(dirname "$0")/common.sh"
 
@@ -25,9 +25,11 @@ disasm() {
 	# shellcheck disable=SC2086
 	make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" $objs >"$OBJ/build-$1.log" 2>&1 ||
 		{ tail -20 "$OBJ/build-$1.log" >&2; return 1; }
+	: >"$OBJ/$1.dis"
 	for o in $objs; do
-		objdump -d "$OBJ/$o" | sed 's/^ *[0-9a-f]*://'
-	done >"$OBJ/$1.dis"
+		objdump -d "$OBJ/$o" | sed 's/^ *[0-9a-f]*://' >"$OBJ/$1-$(basename "$o" .o).dis"
+		cat "$OBJ/$1-$(basename "$o" .o).dis" >>"$OBJ/$1.dis"
+	done
 }
 log "samecode: the series with CONFIG_KPROBE_CACHE=n"
 disasm series || { rec FAIL "KPROBE_CACHE=n: x86 hit paths build"; exit 1; }
@@ -42,9 +44,7 @@ objs=arch/x86/kernel/kprobes/ftrace.o
 git -C "$SRC" checkout -q --detach base
 log "samecode: the base (ftrace.o)"
 disasm base || ok=1
-objs=arch/x86/kernel/kprobes/ftrace.o
 git -C "$SRC" checkout -q --detach "$head"
-disasm series-ftrace || ok=1
 [ "$ok" -eq 0 ] || { rec FAIL "KPROBE_CACHE=n: objects before the cache and of the base build"; exit 1; }
 if cmp -s "$OBJ/series.dis" "$OBJ/before.dis"; then
 	rec PASS "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the code without the cache patches ($(wc -l <"$OBJ/before.dis") lines of objdump)"
@@ -52,9 +52,9 @@ else
 	diff "$OBJ/before.dis" "$OBJ/series.dis" | head -20 >&2
 	rec FAIL "KPROBE_CACHE=n: x86 int3 and ftrace hit paths are the code without the cache patches"
 fi
-if cmp -s "$OBJ/series-ftrace.dis" "$OBJ/base.dis"; then
+if cmp -s "$OBJ/series-ftrace.dis" "$OBJ/base-ftrace.dis"; then
 	rec PASS "KPROBE_CACHE=n: x86 ftrace hit path is the base's code"
 else
-	diff "$OBJ/base.dis" "$OBJ/series-ftrace.dis" | head -20 >&2
+	diff "$OBJ/base-ftrace.dis" "$OBJ/series-ftrace.dis" | head -20 >&2
 	rec FAIL "KPROBE_CACHE=n: x86 ftrace hit path is the base's code"
 fi

@@ -363,13 +363,26 @@ static struct kstats *kpb_node(const char *name)
 	return ks;
 }
 
+/* Calls site @site with argument @i, its duration into @ks. */
+static void kpb_timed_call(unsigned int site, unsigned int i, struct kstats *ks)
+{
+	kpb_fn_t fn = kpb_fns[site];
+	u64 t0, t1;
+
+	preempt_disable();
+	t0 = ktime_get_ns();
+	fn(i);
+	t1 = ktime_get_ns();
+	preempt_enable();
+	kstats_record(ks, t1 - t0);
+}
+
 static int kpb_cmd_hit(int path, unsigned int h, unsigned int loops,
 		       const char *name)
 {
 	unsigned int base = path * KPB_HOT_MAX, i;
 	unsigned long hits;
 	struct kstats *ks;
-	u64 t0, t1;
 
 	if (!h || h > KPB_HOT_MAX)
 		return -ERANGE;
@@ -378,14 +391,7 @@ static int kpb_cmd_hit(int path, unsigned int h, unsigned int loops,
 		return PTR_ERR(ks);
 	hits = kpb_read_hits();
 	for (i = 0; i < loops; i++) {
-		kpb_fn_t fn = kpb_fns[base + i % h];
-
-		preempt_disable();
-		t0 = ktime_get_ns();
-		fn(i);
-		t1 = ktime_get_ns();
-		preempt_enable();
-		kstats_record(ks, t1 - t0);
+		kpb_timed_call(base + i % h, i, ks);
 		if (!(i & 1023))
 			cond_resched();
 	}
@@ -429,7 +435,6 @@ static int kpb_cmd_churn(int path, unsigned int h, unsigned int batch,
 	struct task_struct *t;
 	unsigned long hits;
 	struct kstats *ks;
-	u64 t0, t1;
 
 	if (!h || h > KPB_HOT_MAX || !batch || target >= kpb_nr_fill)
 		return -ERANGE;
@@ -442,14 +447,7 @@ static int kpb_cmd_churn(int path, unsigned int h, unsigned int batch,
 		return PTR_ERR(t);
 	/* Pairs with the release in kpb_churn_fn(): then c is ours again. */
 	while (!smp_load_acquire(&c.done)) {
-		kpb_fn_t fn = kpb_fns[base + i % h];
-
-		preempt_disable();
-		t0 = ktime_get_ns();
-		fn(i);
-		t1 = ktime_get_ns();
-		preempt_enable();
-		kstats_record(ks, t1 - t0);
+		kpb_timed_call(base + i % h, i, ks);
 		if (!(++i & 63))
 			cond_resched();
 	}

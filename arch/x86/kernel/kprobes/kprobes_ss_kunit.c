@@ -305,12 +305,12 @@ static struct mm_struct *kss_mm(struct kunit *test)
 }
 
 /* Run one worker per online CPU (at most KSS_MAX_CPUS) and add up. */
-static void kss_run_workers(struct kunit *test, enum kss_mode mode,
+static void kss_run_workers(struct mm_struct *mm, enum kss_mode mode,
 			    unsigned int *ok, unsigned int *efault,
-			    unsigned int *bad, unsigned int *n)
+			    unsigned int *bad, unsigned int *n,
+			    struct kunit *test)
 {
 	struct kss_worker w[KSS_MAX_CPUS] = {};
-	struct mm_struct *mm = kss_mm(test);
 	int cpu, i, nw = 0;
 
 	for_each_online_cpu(cpu) {
@@ -345,18 +345,19 @@ static void kss_run_workers(struct kunit *test, enum kss_mode mode,
  */
 static void kss_fault_case(struct kunit *test, bool post)
 {
-	struct kss_probe *kss;
 	unsigned int ok, efault, bad, n;
+	struct kss_probe *kss;
+	struct mm_struct *mm;
 	unsigned long v;
 
 	kss = kunit_kzalloc(test, sizeof(*kss), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, kss);
 	kss->kp.addr = kss_load_insn();
 	KUNIT_ASSERT_NOT_NULL(test, kss->kp.addr);
-	kss_mm(test);
+	mm = kss_mm(test);
 	KUNIT_ASSERT_EQ(test, kss_register(test, &kss->kp, post), 0);
 
-	kss_run_workers(test, KSS_DIRECT, &ok, &efault, &bad, &n);
+	kss_run_workers(mm, KSS_DIRECT, &ok, &efault, &bad, &n, test);
 	/* The next hit on this CPU must still work. */
 	KUNIT_EXPECT_EQ(test, kss_load(kss_none, &v), -EFAULT);
 	kunit_release_action(test, kss_unregister, &kss->kp);
@@ -391,9 +392,10 @@ static void kss_fault_post(struct kunit *test)
  */
 static void kss_fault_reenter(struct kunit *test)
 {
-	struct kss_probe *inner, *outer;
 	unsigned int ok, efault, bad, n, calls;
+	struct kss_probe *inner, *outer;
 	unsigned long missed0, v;
+	struct mm_struct *mm;
 
 	inner = kunit_kzalloc(test, sizeof(*inner), GFP_KERNEL);
 	outer = kunit_kzalloc(test, sizeof(*outer), GFP_KERNEL);
@@ -403,12 +405,12 @@ static void kss_fault_reenter(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, inner->kp.addr);
 	outer->kp.addr = (kprobe_opcode_t *)kss_outer;
 	outer->kp.pre_handler = kss_outer_pre;
-	kss_mm(test);
+	mm = kss_mm(test);
 	KUNIT_ASSERT_EQ(test, kss_register(test, &inner->kp, true), 0);
 	KUNIT_ASSERT_EQ(test, kss_register(test, &outer->kp, true), 0);
 	missed0 = inner->kp.nmissed;
 
-	kss_run_workers(test, KSS_REENTER, &ok, &efault, &bad, &n);
+	kss_run_workers(mm, KSS_REENTER, &ok, &efault, &bad, &n, test);
 	calls = n * KSS_ROUNDS * 2 * KSS_PAGES;
 
 	kunit_release_action(test, kss_unregister, &outer->kp);
