@@ -4,11 +4,19 @@
 # the kprobe_bench kselftest run with the default sweep; then the table,
 # out/bench/report.md, the raw kstats files and the plots.
 #
-# N="0 1000" H="1 16" PATHS="ftrace int3" LOOPS=... H_BIG=... (0: none) choose another
-# sweep.  BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a
-# fresh application of patches/.  A second boot measures the kernel
-# without the kprobe patches (the series up to the benchmark patch) with
-# N = BASE_N ["1 10000 40000"] and H = BASE_H ["16"]; BASE_N=0 skips it.
+# The main kernel is the distribution-like one (qemu.config plus
+# distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's
+# "max" CPU), whose int3 kprobes never boost.  N="0 1000" H="1 16"
+# PATHS="ftrace int3" LOOPS=... H_BIG=... (0: none) choose another sweep.
+# BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a fresh
+# application of patches/.
+#
+# Two more boots: the kernel without the kprobe patches (the series up to
+# the benchmark patch), same configuration, with N = BASE_N ["1 10000
+# 40000"] and H = BASE_H ["16"] (BASE_N=0 skips it); and the series on
+# the plain tinyconfig guest (no preemption, so int3 kprobes boost), int3
+# path only, N = BOOST_N ["1 10000 40000"], H = BOOST_H ["1 16"]
+# (BOOST_N=0 skips it).
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
@@ -22,16 +30,24 @@ else
 	"$TOP/harness/apply.sh" "$SRC"
 fi
 
-# build SRC OBJ: the guest kernel.
+DISTRO_KERNEL="distribution-like config (PREEMPT_DYNAMIC voluntary, IBT, retpolines, return thunks, HZ=250), QEMU -cpu max"
+PLAIN_KERNEL="tinyconfig guest without preemption (int3 kprobes boost), QEMU default CPU"
+
+# build SRC OBJ FRAGMENT...: the guest kernel.
 build() {
-	mkdir -p "$2"
-	"$TOP/harness/kconfig.sh" "$1" "$2" "$TOP/harness/configs/qemu.config"
+	local src=$1 obj=$2
+	shift 2
+	mkdir -p "$obj"
+	"$TOP/harness/kconfig.sh" "$src" "$obj" "$@"
+	set -- "$src" "$obj"
 	log "bench: building $(git -C "$1" log -1 --format='%h (%s)')"
 	make -C "$1" O="$2" ${cc:+"$cc"} -j"$JOBS" all >"$2/build.log" 2>&1 ||
 		{ tail -30 "$2/build.log"; die "build failed, see $2/build.log"; }
 	log "bench: built"
 }
-build "$SRC" "$OBJ"
+QEMU=$TOP/harness/configs/qemu.config
+DISTRO=$TOP/harness/configs/distro.config
+build "$SRC" "$OBJ" "$QEMU" "$DISTRO"
 
 # run_bench SRC OBJ BOOT [VAR=VALUE...]: boot the kernel built in OBJ with
 # the kprobe_bench kselftest of SRC, the sweep given by the assignments.
@@ -66,7 +82,7 @@ sweep=()
 [ -n "${LOOPS:-}" ] && sweep+=("KPB_LOOPS='$LOOPS'")
 [ -n "${ENABLE_BUDGET:-}" ] && sweep+=("KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
 log "bench: booting the series"
-run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
+QEMU_CPU=max run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
 
 # The kernel without the kprobe patches: the series up to the benchmark
 # patch (kstats and the benchmark module), a short sweep.  BASE_N, BASE_H
@@ -80,22 +96,39 @@ if [ "${BASE_N:-1 10000 40000}" != 0 ]; then
 	rm -rf "$BSRC"
 	git -C "$SRC" worktree prune
 	git -C "$SRC" worktree add -q --detach "$BSRC" "$bc"
-	build "$BSRC" "$BOBJ"
+	build "$BSRC" "$BOBJ" "$QEMU" "$DISTRO"
 	log "bench: booting the base"
-	run_bench "$BSRC" "$BOBJ" "$B/boot-base" "KPB_N='${BASE_N:-1 10000 40000}'" \
+	QEMU_CPU=max run_bench "$BSRC" "$BOBJ" "$B/boot-base" "KPB_N='${BASE_N:-1 10000 40000}'" \
 		"KPB_H='${BASE_H:-16}'" "KPB_H_BIG=0" "KPB_LOOPS='${LOOPS:-20000}'" \
 		"KPB_ENABLE_BUDGET=2000"
 	base_args=(--base "$B/results-base" --base-from-results "$B/boot-base/results.log")
 fi
 
+# The series on the plain guest: int3 kprobes boost there.
+boost_args=()
+if [ "${BOOST_N:-1 10000 40000}" != 0 ]; then
+	build "$SRC" "$B/build-boosted" "$QEMU"
+	log "bench: booting the series without preemption (boosted int3)"
+	run_bench "$SRC" "$B/build-boosted" "$B/boot-boosted" \
+		"KPB_N='${BOOST_N:-1 10000 40000}'" "KPB_H='${BOOST_H:-1 16}'" \
+		"KPB_H_BIG=0" "KPB_PATHS=int3" "KPB_LOOPS='${LOOPS:-20000}'" \
+		"KPB_ENABLE_BUDGET=2000"
+	boost_args=(--boosted "$B/results-boosted" --boosted-kernel "$PLAIN_KERNEL"
+		--boosted-from-results "$B/boot-boosted/results.log")
+fi
+
 log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
-	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" \
-	--title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
+	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" "${boost_args[@]}" \
+	--kernel "$DISTRO_KERNEL" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
 if [ ${#base_args[@]} -gt 0 ]; then
 	cp "$B/boot-base/results.log" "$B/results/results-base.log"
 	cp "$B/boot-base/console.log" "$B/results/console-base.log"
+fi
+if [ ${#boost_args[@]} -gt 0 ]; then
+	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"
+	cp "$B/boot-boosted/console.log" "$B/results/console-boosted.log"
 fi
 log "bench: done: $B/results/report.md, raw kstats files in $B/results/nodes/"

@@ -211,39 +211,55 @@ def goals(b):
 	return out
 
 
-def plot(b, d):
-	"""One PNG per path: hook cost vs N (log), a line per H and state."""
+def plot(b, d, base=None, kernel=''):
+	"""One PNG per path: hook cost vs N, both axes log.  One colour per H;
+	cache off dashed, cache on solid, the kernel without the kprobe
+	patches dotted."""
 	if not shutil.which('gnuplot'):
 		return []
+	# state, dash type, point type, label, results
+	styles = (('nocache', 3, 6, 'base kernel', base),
+		  ('off', 2, 4, 'cache off', b), ('on', 1, 7, 'cache on', b))
+	hs = sorted(set(b.hs) | (set(base.hs) if base else set()))
 	pngs = []
 	for path in b.paths:
 		dat = os.path.join(d, 'cost-%s.dat' % path)
 		series = []
 		with open(dat, 'w') as f:
-			for h in b.hs:
-				for s in b.states:
-					pts = [(n, b.cost(path, n, h, s)) for n in b.ns if n > 0]
+			for ci, h in enumerate(hs):
+				for state, dt, pt, label, src in styles:
+					if src is None or path not in src.paths:
+						continue
+					pts = [(n, src.cost(path, n, h, state))
+					       for n in src.ns if n > 0]
 					pts = [(n, c) for n, c in pts if c is not None]
 					if not pts:
 						continue
-					f.write('# H=%d %s\n' % (h, s))
+					f.write('# H=%d %s\n' % (h, label))
 					for n, c in pts:
 						f.write('%d %d\n' % (n, max(c, 1)))
 					f.write('\n\n')
-					series.append('H=%d cache %s' % (h, s))
+					series.append((ci + 1, dt, pt, 'H=%d %s' % (h, label)))
 		if not series:
 			continue
+		xs = sorted({n for src in (b, base) if src for n in src.ns if n > 0})
 		png = os.path.join(d, 'cost-%s.png' % path)
-		cmds = ['set terminal png size 800,500',
+		cmds = ['set terminal pngcairo size 900,600 font ",10"',
 			'set output "%s"' % png,
-			'set title "%s kprobe hit cost vs registered probes"' % path,
-			'set xlabel "probes registered and never hit, N (log)"',
-			'set ylabel "hook cost, ns (p50, log)"',
-			'set logscale xy', 'set grid', 'set key outside right',
+			'set title "%s kprobe: hook cost per hit vs registered probes%s"' % (
+				path, '\\n' + kernel if kernel else ''),
+			'set xlabel "registered probes N (never hit), log scale"',
+			'set ylabel "hook cost per hit, ns (p50), log scale"',
+			'set logscale xy', 'set grid',
+			# One N alone: a range around it instead of an empty one.
+			'set xrange [%g:%g]' % (min(xs) / 2, max(xs) * 2)
+			if len(xs) == 1 else 'set autoscale x',
+			# Below the frame, in rows: it never covers a point.
+			'set key outside below center horizontal',
 			'plot ' + ', '.join(
-				'"%s" index %d with linespoints dt %d title "%s"' % (
-					dat, i, 2 if 'off' in t else 1, t)
-				for i, t in enumerate(series))]
+				'"%s" index %d with linespoints lc %d dt %d lw 2 pt %d '
+				'title "%s"' % (dat, i, lc, dt, pt, t)
+				for i, (lc, dt, pt, t) in enumerate(series))]
 		subprocess.run(['gnuplot'], input='\n'.join(cmds), text=True,
 			       check=True)
 		pngs.append(png)
@@ -274,6 +290,39 @@ def base_table(b, base):
 					      fmt(c99['base']), fmt(c99['off']),
 					      fmt(c99['on'])])
 	return cols, lines
+
+
+def boost_table(b, bb):
+	"""int3 hits on the main kernel (a CONFIG_PREEMPTION kernel, which never
+	boosts) against a kernel that boosts (BB), same N and H."""
+	cols = ['N', 'H', 'single-step off p50', 'single-step on p50',
+		'boosted off p50', 'boosted on p50', 'on: single-step/boosted',
+		'single-step on p99', 'boosted on p99']
+	lines = []
+	measured = {(int(r['n']), int(r['h'])) for r in bb.rows
+		    if r['kind'] == 'hit' and r['path'] == 'int3'}
+	for n in bb.ns:
+		for h in bb.hs:
+			if (n, h) not in measured:
+				continue
+			u = {s: b.cost('int3', n, h, s) for s in ('off', 'on')}
+			o = {s: bb.cost('int3', n, h, s) for s in ('off', 'on')}
+			lines.append([str(n), str(h), fmt(u['off']), fmt(u['on']),
+				      fmt(o['off']), fmt(o['on']),
+				      fmt_ratio(ratio(u['on'], o['on'])),
+				      fmt(b.cost('int3', n, h, 'on', 'p99')),
+				      fmt(bb.cost('int3', n, h, 'on', 'p99'))])
+	return cols, lines
+
+
+def load(d, log, awk):
+	"""Bench of D, first extracted from the results LOG when given."""
+	if log:
+		shutil.rmtree(d, ignore_errors=True)
+		os.makedirs(os.path.join(d, 'nodes'))
+		if not extract(log, d):
+			raise SystemExit('bench_report: no files in %s' % log)
+	return Bench(d, awk)
 
 
 def extract(log, d):
@@ -308,37 +357,33 @@ def main():
 		os.path.dirname(os.path.abspath(__file__)), '..', 'tools', 'testing',
 		'selftests', 'kprobe_bench', 'kstats_pct.awk'))
 	ap.add_argument('--title', default='kprobe_bench')
+	ap.add_argument('--kernel', default='',
+			help='which kernel the main results come from')
 	ap.add_argument('--check', action='store_true')
 	ap.add_argument('--base', metavar='DIR',
 			help='results of the kernel without the kprobe patches')
 	ap.add_argument('--base-from-results', metavar='LOG')
+	ap.add_argument('--boosted', metavar='DIR',
+			help='int3 results of a kernel that boosts kprobes')
+	ap.add_argument('--boosted-from-results', metavar='LOG')
+	ap.add_argument('--boosted-kernel', default='',
+			help='which kernel the --boosted results come from')
 	a = ap.parse_args()
 
-	if a.from_results:
-		shutil.rmtree(a.dir, ignore_errors=True)
-		os.makedirs(os.path.join(a.dir, 'nodes'))
-		if not extract(a.from_results, a.dir):
-			print('bench_report: no files in %s' % a.from_results,
-			      file=sys.stderr)
-			return 1
-	if a.base and a.base_from_results:
-		shutil.rmtree(a.base, ignore_errors=True)
-		os.makedirs(os.path.join(a.base, 'nodes'))
-		if not extract(a.base_from_results, a.base):
-			print('bench_report: no files in %s' % a.base_from_results,
-			      file=sys.stderr)
-			return 1
-	b = Bench(a.dir, a.pct)
-	base = Bench(a.base, a.pct) if a.base else None
+	b = load(a.dir, a.from_results, a.pct)
+	base = load(a.base, a.base_from_results, a.pct) if a.base else None
+	bb = load(a.boosted, a.boosted_from_results, a.pct) if a.boosted else None
 	bc, bl = base_table(b, base) if base else ([], [])
+	oc, ol = boost_table(b, bb) if bb else ([], [])
 	hc, hl = b.hit_table()
 	ec, el = b.enable_table()
 	sc, sl = b.self_table()
 	cc, cl = b.churn_table()
 	g = goals(b)
-	pngs = plot(b, a.dir)
+	pngs = plot(b, a.dir, base, a.kernel)
 
-	text = ['Hook cost, ns: p50/p99 of the probed call minus p50 of the '
+	text = ([a.kernel, ''] if a.kernel else []) + [
+		'Hook cost, ns: p50/p99 of the probed call minus p50 of the '
 		'unprobed call', text_table(hc, hl), '',
 		'Enabling time (ftrace path)', text_table(ec, el), '',
 		'kstats measuring itself: empty function traced by kretprobe',
@@ -349,11 +394,16 @@ def main():
 		text = ['Hook cost, ns, p50: the kernel without the kprobe patches '
 			'(base), the series with the cache off and on',
 			text_table(bc, bl), ''] + text
+	if bb:
+		text += ['', 'int3 hook cost, ns: single-stepping (this kernel) '
+			 'and boosted (%s)' % (a.boosted_kernel or a.boosted),
+			 text_table(oc, ol)]
 	with open(os.path.join(a.dir, 'table.txt'), 'w') as f:
 		f.write('\n'.join(text) + '\n')
 	print('\n'.join(text))
 
-	md = ['# %s' % a.title, '',
+	md = ['# %s' % a.title, ''] + (
+	      ['Kernel: %s.' % a.kernel, ''] if a.kernel else []) + [
 	      '## Hook cost (ns)', '',
 	      'p50 and p99 of the probed call minus the p50 of the same call '
 	      'unprobed; N = registered probes that are never hit, H = hot '
@@ -362,9 +412,18 @@ def main():
 	      '', '## Base kernel, series cache off, series cache on', '',
 	      'base = the kernel without the kprobe patches (the series up to '
 	      'the benchmark patch: kstats and the benchmark module only), '
-	      'booted separately; off and on = the whole series, cache '
-	      'switched off and on in one boot.  Compare ratios, not '
-	      'absolute ns across boots.', '', md_table(bc, bl)] if base else []) + [
+	      'the same configuration, booted separately; off and on = the '
+	      'whole series, cache switched off and on in one boot.  Compare '
+	      'ratios, not absolute ns across boots.', '', md_table(bc, bl)]
+	      if base else []) + ([
+	      '', '## int3 probes: single-stepped and boosted', '',
+	      'A CONFIG_PREEMPTION kernel (this one) never boosts an x86 '
+	      'kprobe: every hit single-steps the copied instruction and '
+	      'takes a second int3.  The boosted columns come from %s, booted '
+	      'separately: compare the on/off ratios of each kernel, and the '
+	      'absolute ns only as an indication.' % (
+		      a.boosted_kernel or a.boosted), '', md_table(oc, ol)]
+	      if bb else []) + [
 	      '', '## Enabling time', '', md_table(ec, el), '',
 	      '## Hits while the table changes', '',
 	      'Hot hits (H = 16) at the largest N while another thread '
@@ -380,10 +439,11 @@ def main():
 		f.write('\n'.join(md))
 
 	if a.check:
-		missing = [line for line in hl + bl if any(v == '-' for v in line[3:])]
+		missing = [line for line in hl + bl + ol
+			   if any(v == '-' for v in line[2:])]
 		if not hl or missing:
 			print('bench_report: %d of %d rows incomplete' % (
-				len(missing), len(hl)), file=sys.stderr)
+				len(missing), len(hl + bl + ol)), file=sys.stderr)
 			return 1
 	return 0
 

@@ -6,6 +6,8 @@
 # LOGDIR/console.log, the framed test results to LOGDIR/results.log.
 # With --shell the console is this terminal and the guest starts a shell.
 # Exits with QEMU's status, or 124 when the timeout (default 900 s) hit.
+# KSERIES_APPEND adds to the kernel command line, QEMU_CPU picks the CPU
+# model (QEMU's default when unset).
 
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -31,6 +33,8 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=7 ${KSERIES_APPEND:-}"
 qemu=(qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg,thread=single}" -smp 2 -m 1G -no-reboot
 	-kernel "$BZIMAGE" -initrd "$INITRAMFS"
 	-display none -monitor none -nodefaults)
+# QEMU_CPU=max: every CPU feature TCG emulates (the distribution-like boot).
+[ -z "${QEMU_CPU:-}" ] || qemu+=(-cpu "$QEMU_CPU")
 if [ "$shell" = 1 ]; then
 	# Interactive: serial 0 on this terminal, Ctrl-A X quits QEMU.
 	qemu+=(-serial mon:stdio -append "$append kseries.shell=1")

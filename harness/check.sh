@@ -13,6 +13,7 @@ OBJ=$CHK/build
 OBJ32=$CHK/build-i386
 RES=$CHK/results.txt
 FRAG=$TOP/harness/configs/qemu.config
+DISTRO=$TOP/harness/configs/distro.config
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 mkdir -p "$CHK"
 : >"$RES"
@@ -206,20 +207,45 @@ if [ -n "$booted" ]; then
 	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" guest || true
 fi
 
-# 10. The debug kernel (KASAN, lockdep, kmemleak): the same tests and a
-#     short stress run; `make stress` runs the long one.
+# 9b. The distribution-like kernel (distro.config: PREEMPT_DYNAMIC, IBT,
+#     retpolines, return thunks, HZ=250) on QEMU's "max" CPU, with the
+#     default voluntary model: the same tests, with kprobes that never
+#     boost.  First, the fragment still says what Debian's kernel says.
+"$TOP/harness/distro.sh" "$RES" || true
+if [ -n "$booted" ] && [ -z "${NO_DISTRO:-}" ]; then
+	OBJX=$CHK/build-distro
+	mkdir -p "$OBJX"
+	log "build: distribution-like config"
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "$FRAG" "$DISTRO" \
+		>"$OBJX/kconfig.log" 2>&1 && kbuild "$OBJX" build all; then
+		record PASS "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)"
+		QEMU_CPU=max "$TOP/harness/runtests.sh" \
+			"$SRC" "$OBJX" "$CHK/boot-distro" "$RES" distro-guest || true
+	else
+		cat "$OBJX/kconfig.log" >&2
+		record FAIL "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)" \
+			"see $OBJX/build.log"
+	fi
+fi
+
+# 10. The debug kernel (KASAN, lockdep, kmemleak) on the distribution-like
+#     config, booted with full preemption: the same tests and a short
+#     stress run; `make stress` runs the long one.
 if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	OBJD=$CHK/build-debug
 	mkdir -p "$OBJD"
 	log "build: debug config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "$TOP/harness/configs/debug.config" \
-		>"$OBJD/kconfig.log" 2>&1 && kbuild "$OBJD" build all; then
-		record PASS "build: debug config (KASAN, lockdep, kmemleak)"
-		STRESS_SECONDS=${STRESS_SECONDS:-20} "$TOP/harness/runtests.sh" \
-			"$SRC" "$OBJD" "$CHK/boot-debug" "$RES" debug-guest || true
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "$DISTRO" \
+		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
+		kbuild "$OBJD" build all; then
+		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
+		STRESS_SECONDS=${STRESS_SECONDS:-20} QEMU_CPU=max KSERIES_APPEND=preempt=full \
+			"$TOP/harness/runtests.sh" "$SRC" "$OBJD" "$CHK/boot-debug" "$RES" \
+			debug-guest || true
 	else
 		cat "$OBJD/kconfig.log" >&2
-		record FAIL "build: debug config (KASAN, lockdep, kmemleak)" "see $OBJD/build.log"
+		record FAIL "build: debug config (KASAN, lockdep, kmemleak, preemptible)" \
+			"see $OBJD/build.log"
 	fi
 fi
 

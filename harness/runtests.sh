@@ -105,6 +105,23 @@ grep -E '^FAIL ' "$BOOTDIR/parse.txt" | head -20 >&2 || true
 n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" || true)
 log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
 [ "$n" -gt 0 ] || { cat "$BOOTDIR/parse.txt" >&2; rec FAIL "$LABEL: the guest reported results"; }
+# A PREEMPT_DYNAMIC kernel runs the model its command line asks for
+# (voluntary without preempt=, as Debian's kernel).
+if grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$OBJ/.config"; then
+	model=voluntary
+	for w in ${KSERIES_APPEND:-}; do
+		case "$w" in preempt=*) model=${w#preempt=} ;; esac
+	done
+	if tr -d "\r" <"$BOOTDIR/console.log" | grep -q "Dynamic Preempt: $model\$"; then
+		rec PASS "$LABEL: preemption model $model (PREEMPT_DYNAMIC)"
+	else
+		rec FAIL "$LABEL: preemption model $model (PREEMPT_DYNAMIC)" \
+			"$(grep -o 'Dynamic Preempt: .*' "$BOOTDIR/console.log" || echo 'no model printed')"
+	fi
+fi
+# What the kernel chose for the CPU it booted on (mitigations, IBT).
+grep -E 'Spectre V2 :|RETBleed:|CET detected|ibt|Speculative Return Stack' \
+	"$BOOTDIR/console.log" | sed 's/^\[[^]]*\] //' >"$BOOTDIR/cpu.txt" || true
 if [ "$bench" = 1 ]; then
 	if python3 "$TOP/harness/bench_report.py" "$BOOTDIR/bench" --check \
 		--from-results "$BOOTDIR/results.log" --pct "$sel/kstats_pct.awk" \
