@@ -16,7 +16,7 @@
 
 OUT ?= $(CURDIR)/out
 export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG NO_DISTRO QEMU_ACCEL
-export N H H_BIG PATHS LOOPS ENABLE_BUDGET BENCH_TREE BASE_N BASE_H
+export N H H_BIG PATHS LOOPS ENABLE_BUDGET BENCH_TREE BASE_N BASE_H PRE_N BOOST_N BOOST_H
 
 .PHONY: all bench cachesim check deps base tree export build shell harness stress clean distclean help
 

@@ -11,12 +11,14 @@
 # BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a fresh
 # application of patches/.
 #
-# Two more boots: the kernel without the kprobe patches (the series up to
-# the benchmark patch), same configuration, with N = BASE_N ["1 10000
-# 40000"] and H = BASE_H ["16"] (BASE_N=0 skips it); and the series on
-# the plain tinyconfig guest (no preemption, so int3 kprobes boost), int3
-# path only, N = BOOST_N ["1 10000 40000"], H = BOOST_H ["1 16"]
-# (BOOST_N=0 skips it).
+# More boots, each with the same configuration unless said otherwise:
+# the kernel without the kprobe patches (the series up to the benchmark
+# patch), N = BASE_N ["1 1000 10000 40000"], H = BASE_H ["1 16 256"] and
+# 4096 at the last N, BASE_N=0 skips it; the series without the resizable
+# kprobe index (the cache alone), N = PRE_N [same], PRE_N=0 skips it; and
+# the series on the plain tinyconfig guest (no preemption, so int3
+# kprobes boost), int3 path only, N = BOOST_N ["1 10000 40000"], H =
+# BOOST_H ["1 16"], BOOST_N=0 skips it.
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
@@ -84,24 +86,50 @@ sweep=()
 log "bench: booting the series"
 QEMU_CPU=max run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
 
-# The kernel without the kprobe patches: the series up to the benchmark
-# patch (kstats and the benchmark module), a short sweep.  BASE_N, BASE_H
-# choose it; BASE_N=0 skips it.
-base_args=()
-if [ "${BASE_N:-1 10000 40000}" != 0 ]; then
-	bc=$(git -C "$SRC" log --format=%H --grep='^selftests/kprobe_bench:' base..HEAD)
-	[ -n "$bc" ] || die "bench: no benchmark patch in $SRC"
-	BSRC=$B/src-base
-	BOBJ=$B/build-base
-	rm -rf "$BSRC"
+# at_commit NAME GREP: a worktree of SRC at the parent of the commit whose
+# subject matches GREP, in $B/src-NAME; prints nothing when there is none.
+at_commit() {
+	local c
+	c=$(git -C "$SRC" log --format=%H --grep="$2" base..HEAD)
+	[ -n "$c" ] || return 0
+	rm -rf "$B/src-$1"
 	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$BSRC" "$bc"
-	build "$BSRC" "$BOBJ" "$QEMU" "$DISTRO"
+	git -C "$SRC" worktree add -q --detach "$B/src-$1" "$c^"
+	echo "$B/src-$1"
+}
+
+# The kernel without the kprobe patches: the series up to the benchmark
+# patch (kstats and the benchmark module).  BASE_N, BASE_H choose the
+# sweep; BASE_N=0 skips it.
+VARIANT_N="1 1000 10000 40000"
+base_args=()
+if [ "${BASE_N:-$VARIANT_N}" != 0 ]; then
+	BSRC=$(at_commit base '^x86/kprobes: clear the single-step status')
+	[ -n "$BSRC" ] || die "bench: no kprobe patch in $SRC"
+	build "$BSRC" "$B/build-base" "$QEMU" "$DISTRO"
 	log "bench: booting the base"
-	QEMU_CPU=max run_bench "$BSRC" "$BOBJ" "$B/boot-base" "KPB_N='${BASE_N:-1 10000 40000}'" \
-		"KPB_H='${BASE_H:-16}'" "KPB_H_BIG=0" "KPB_LOOPS='${LOOPS:-20000}'" \
+	QEMU_CPU=max run_bench "$BSRC" "$B/build-base" "$B/boot-base" \
+		"KPB_N='${BASE_N:-$VARIANT_N}'" "KPB_H='${BASE_H:-1 16 256}'" \
+		"KPB_PATHS='ftrace int3 kretprobe'" "KPB_LOOPS='${LOOPS:-20000}'" \
 		"KPB_ENABLE_BUDGET=2000"
 	base_args=(--base "$B/results-base" --base-from-results "$B/boot-base/results.log")
+fi
+
+# The series without its last kprobe patch, the resizable index of the
+# kprobe table: the lookup cache alone, in front of the 64 hash chains.
+# PRE_N chooses N; PRE_N=0 skips it.
+pre_args=()
+if [ "${PRE_N:-$VARIANT_N}" != 0 ]; then
+	PSRC=$(at_commit pre '^kprobes: look probes up in a resizable index')
+	if [ -n "$PSRC" ]; then
+		build "$PSRC" "$B/build-pre" "$QEMU" "$DISTRO"
+		log "bench: booting the series without the resizable index"
+		QEMU_CPU=max run_bench "$PSRC" "$B/build-pre" "$B/boot-pre" \
+			"KPB_N='${PRE_N:-$VARIANT_N}'" "KPB_H='1 16 256'" \
+			"KPB_PATHS='ftrace int3 kretprobe'" "KPB_LOOPS='${LOOPS:-20000}'" \
+			"KPB_ENABLE_BUDGET=2000"
+		pre_args=(--pre "$B/results-pre" --pre-from-results "$B/boot-pre/results.log")
+	fi
 fi
 
 # The series on the plain guest: int3 kprobes boost there.
@@ -120,12 +148,16 @@ fi
 log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
-	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" "${boost_args[@]}" \
+	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" "${pre_args[@]}" "${boost_args[@]}" \
 	--kernel "$DISTRO_KERNEL" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
 if [ ${#base_args[@]} -gt 0 ]; then
 	cp "$B/boot-base/results.log" "$B/results/results-base.log"
 	cp "$B/boot-base/console.log" "$B/results/console-base.log"
+fi
+if [ ${#pre_args[@]} -gt 0 ]; then
+	cp "$B/boot-pre/results.log" "$B/results/results-pre.log"
+	cp "$B/boot-pre/console.log" "$B/results/console-pre.log"
 fi
 if [ ${#boost_args[@]} -gt 0 ]; then
 	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"

@@ -23,6 +23,7 @@ import sys
 
 GOAL_FLAT = 1.10	# cache on: cost at N=40000 within this of N=1
 GOAL_HIST = 0.5		# kstats per sample <= half the hist trigger's
+GOAL_BIG = 1.5		# cache on: N=40000, H=4096 within this of N=1, H=1
 
 
 def percentiles(awk, files):
@@ -195,6 +196,18 @@ def goals(b):
 					   '(%s / %s ns): %s' % (
 						   path, h, fmt_ratio(r), fmt(c40), fmt(c1),
 						   'met' if met else 'NOT met'))
+	if 'on' in b.states and 1 in b.ns and 40000 in b.ns:
+		for path in ('ftrace', 'int3', 'kretprobe'):
+			c1 = b.cost(path, 1, 1, 'on')
+			cb = b.cost(path, 40000, 4096, 'on')
+			if c1 is None or cb is None:
+				continue
+			r = ratio(cb, c1)
+			met = r is not None and r <= GOAL_BIG
+			out.append('cache on, %s: cost at N=40000, H=4096 / N=1, H=1 = %s '
+				   '(%s / %s ns, goal <= %.2f): %s' % (
+					   path, fmt_ratio(r), fmt(cb), fmt(c1), GOAL_BIG,
+					   'met' if met else 'NOT met'))
 	off = b.sample('off')
 	ks = b.sample('kstats')
 	hist = b.sample('hist')
@@ -292,6 +305,47 @@ def base_table(b, base):
 	return cols, lines
 
 
+def variant_table(b, base, pre):
+	"""The four ways of looking a probe up, per path, N and H: the 64
+	hash chains alone (the kernel without the kprobe patches), the cache
+	in front of them (PRE, the series without the resizable index), the
+	index alone (cache off) and the index with the cache (cache on)."""
+	cols = ['path', 'N', 'H', 'chains', 'chains+cache', 'index',
+		'index+cache', 'cache gain over index']
+	lines = []
+	measured = [(r['path'], int(r['n']), int(r['h'])) for r in b.rows
+		    if r['kind'] == 'hit' and r['path'] != 'opt']
+	for path, n, h in sorted(set(measured), key=lambda k: (
+			b.paths.index(k[0]), k[1], k[2])):
+		c = [base.cost(path, n, h, 'nocache') if base else None,
+		     pre.cost(path, n, h, 'on') if pre else None,
+		     b.cost(path, n, h, 'off'), b.cost(path, n, h, 'on')]
+		gain = None
+		if c[2] is not None and c[3] is not None and c[2] > 0:
+			gain = '%.0f%%' % (100.0 * (c[2] - c[3]) / c[2])
+		lines.append([path, str(n), str(h)] + [fmt(v) for v in c] +
+			     [gain or '-'])
+	return cols, lines
+
+
+def index_table(b):
+	"""Memory of the kprobe table's index at each N."""
+	cols = ['N', 'probes in table', 'slots', 'bytes', 'bytes per probe',
+		'resizes so far']
+	lines = []
+	for r in b.rows:
+		if r['kind'] != 'index':
+			continue
+		w = r['detail'].split()
+		if len(w) < 5:
+			continue
+		probes, _, slots, nbytes, resizes = (int(x) for x in w[:5])
+		lines.append([r['n'], str(probes), str(slots), str(nbytes),
+			      '%.1f' % (nbytes / probes) if probes else '-',
+			      str(resizes)])
+	return cols, lines
+
+
 def boost_table(b, bb):
 	"""int3 hits on the main kernel (a CONFIG_PREEMPTION kernel, which never
 	boosts) against a kernel that boosts (BB), same N and H."""
@@ -363,6 +417,9 @@ def main():
 	ap.add_argument('--base', metavar='DIR',
 			help='results of the kernel without the kprobe patches')
 	ap.add_argument('--base-from-results', metavar='LOG')
+	ap.add_argument('--pre', metavar='DIR',
+			help='results of the series without the resizable index')
+	ap.add_argument('--pre-from-results', metavar='LOG')
 	ap.add_argument('--boosted', metavar='DIR',
 			help='int3 results of a kernel that boosts kprobes')
 	ap.add_argument('--boosted-from-results', metavar='LOG')
@@ -373,6 +430,9 @@ def main():
 	b = load(a.dir, a.from_results, a.pct)
 	base = load(a.base, a.base_from_results, a.pct) if a.base else None
 	bb = load(a.boosted, a.boosted_from_results, a.pct) if a.boosted else None
+	pre = load(a.pre, a.pre_from_results, a.pct) if a.pre else None
+	vc, vl = variant_table(b, base, pre) if (base or pre) else ([], [])
+	xc, xl = index_table(b)
 	bc, bl = base_table(b, base) if base else ([], [])
 	oc, ol = boost_table(b, bb) if bb else ([], [])
 	hc, hl = b.hit_table()
@@ -394,6 +454,12 @@ def main():
 		text = ['Hook cost, ns, p50: the kernel without the kprobe patches '
 			'(base), the series with the cache off and on',
 			text_table(bc, bl), ''] + text
+	if vl:
+		text = ['Hook cost, ns, p50, by lookup: hash chains (base kernel), '
+			'chains + cache (series without the index), index (cache '
+			'off), index + cache (cache on)', text_table(vc, vl), ''] + text
+	if xl:
+		text += ['', 'The kprobe table\'s index', text_table(xc, xl)]
 	if bb:
 		text += ['', 'int3 hook cost, ns: single-stepping (this kernel) '
 			 'and boosted (%s)' % (a.boosted_kernel or a.boosted),
@@ -409,6 +475,17 @@ def main():
 	      'unprobed; N = registered probes that are never hit, H = hot '
 	      'probes hit round robin.', '', md_table(hc, hl), '',
 	      '## Goals', ''] + ['- ' + x for x in g] + ([
+	      '', '## Four lookups: hash chains, cache, index, both', '',
+	      'p50 hook cost, ns.  chains = the kernel without the kprobe '
+	      'patches, which walks one of 64 hash chains; chains+cache = the '
+	      'series without its resizable index (cache on); index and '
+	      'index+cache = the whole series, cache off and on in one boot.  '
+	      'The first two come from separate boots of the same '
+	      'configuration: compare ratios.  Cache gain = what the cache '
+	      'saves over the index alone.', '', md_table(vc, vl)]
+	      if vl else []) + ([
+	      '', '## Memory of the kprobe table\'s index', '',
+	      md_table(xc, xl)] if xl else []) + ([
 	      '', '## Base kernel, series cache off, series cache on', '',
 	      'base = the kernel without the kprobe patches (the series up to '
 	      'the benchmark patch: kstats and the benchmark module only), '

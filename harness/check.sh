@@ -62,6 +62,15 @@ kbuild() {
 	fi
 }
 
+# wait_boots: wait for the boots running in the background.
+wait_boots() {
+	local pid
+	for pid in "${pids[@]}"; do
+		wait "$pid" || true
+	done
+	pids=()
+}
+
 "$TOP/harness/deps.sh"
 "$TOP/harness/base.sh"
 mapfile -t PATCHES < <(series_patches)
@@ -202,9 +211,16 @@ if [ -d "$SRC/tools/testing/kprobe_cache" ]; then
 	"$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null || true
 fi
 
-# 9. Boot in QEMU and run the tests.
+# 9-11.  Three boots, each running while the next kernel builds (QEMU's
+#        single-threaded TCG takes one host core); each boot appends its
+#        own result lines.
+pids=()
+
+# 9. Boot in QEMU and run the tests: the plain guest, no preemption, so
+#    int3 kprobes boost.
 if [ -n "$booted" ]; then
-	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" guest || true
+	"$TOP/harness/runtests.sh" "$SRC" "$OBJ" "$CHK/boot" "$RES" guest &
+	pids+=($!)
 fi
 
 # 9b. The distribution-like kernel (distro.config: PREEMPT_DYNAMIC, IBT,
@@ -219,8 +235,10 @@ if [ -n "$booted" ] && [ -z "${NO_DISTRO:-}" ]; then
 	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "$FRAG" "$DISTRO" \
 		>"$OBJX/kconfig.log" 2>&1 && kbuild "$OBJX" build all; then
 		record PASS "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)"
+		wait_boots
 		QEMU_CPU=max "$TOP/harness/runtests.sh" \
-			"$SRC" "$OBJX" "$CHK/boot-distro" "$RES" distro-guest || true
+			"$SRC" "$OBJX" "$CHK/boot-distro" "$RES" distro-guest &
+		pids+=($!)
 	else
 		cat "$OBJX/kconfig.log" >&2
 		record FAIL "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)" \
@@ -239,9 +257,11 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
 		kbuild "$OBJD" build all; then
 		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
+		wait_boots
 		STRESS_SECONDS=${STRESS_SECONDS:-20} QEMU_CPU=max KSERIES_APPEND=preempt=full \
 			"$TOP/harness/runtests.sh" "$SRC" "$OBJD" "$CHK/boot-debug" "$RES" \
-			debug-guest || true
+			debug-guest &
+		pids+=($!)
 	else
 		cat "$OBJD/kconfig.log" >&2
 		record FAIL "build: debug config (KASAN, lockdep, kmemleak, preemptible)" \
@@ -253,5 +273,6 @@ fi
 if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
 	"$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" || true
 fi
+wait_boots
 
 summary

@@ -2,18 +2,21 @@
 /*
  * Per-CPU lookup cache in front of get_kprobe().
  *
- * With tens of thousands of kprobes registered, get_kprobe() walks a chain
- * of hundreds of struct kprobe scattered over the slab for every hit.  The
- * hit path only ever needs a handful of hot addresses, so each CPU keeps
- * the last ones it looked up in a small set-associative cache
- * (include/linux/kprobe_cache.h) and walks the table only on a miss.
+ * get_kprobe() hashes the address into the kprobe table's index and reads
+ * an index slot and the struct kprobe it points to, scattered over memory
+ * that the probed code does not otherwise touch.  The hit path only ever
+ * needs a handful of hot addresses, so each CPU keeps the last ones it
+ * looked up in a small set-associative cache (include/linux/kprobe_cache.h)
+ * and searches the table only on a miss.
  *
  * Coherence.  The cache must never return a kprobe that get_kprobe() would
- * not return at that moment.  Every change of the kprobe hash table
- * (kernel/kprobes.c: the rollback of a failed arm, an aggregator replacing
- * a probe, the removal of a probe or aggregator, the optimizer's removal of
- * unused probes) happens under kprobe_mutex and is followed by
- * kprobe_cache_invalidate(addr) for the address concerned, which
+ * not return at that moment.  Every change of the kprobe table goes
+ * through kprobe_table_add(), kprobe_table_replace() or kprobe_table_del()
+ * in kernel/kprobes.c, under kprobe_mutex.  The last two (an aggregator
+ * replacing a probe; the removal of a probe or aggregator, by
+ * unregistration, the rollback of a failed arm or the optimizer's removal
+ * of unused probes) end with kprobe_cache_invalidate(addr) for the
+ * address concerned, which
  * increments the generation of the one set that address maps to, with
  * release ordering.  A CPU's entries in a set are valid only while the
  * CPU's generation of that set equals the global one; everything below
@@ -38,6 +41,10 @@
  *  - A lookup that finds the table changed under it only inserts under the
  *    generation it read first; if an interrupting lookup has meanwhile moved
  *    the cache to a newer generation, it inserts nothing.
+ *
+ * A resize of the table's index moves no address to another kprobe: a
+ * cached entry stays the kprobe get_kprobe() returns, and nothing is
+ * invalidated.
  *
  * Disabling a probe or all probes does not change the table: the callers
  * check kprobe_disabled() after the lookup, as they do after get_kprobe().

@@ -16,7 +16,10 @@
  * random slot and registers, disables, enables or unregisters it; every
  * 64th step it unregisters, in one unregister_kprobes() call, every probe
  * on one target.  The run-time switch of the cache is flipped every 256
- * steps when it can be reached (CONFIG_KUNIT).
+ * steps when it can be reached (CONFIG_KUNIT).  Every TKC_FILL_EVERY
+ * steps it grows or shrinks, in one call, a set of disabled "fill" probes
+ * on up to 200 other functions to a random size, so that the index of the
+ * kprobe table is resized while the hot sites are hit.
  *
  * Checked:
  *  - no handler runs for a probe that was never registered or whose
@@ -87,8 +90,6 @@ static void tkc_switch(bool on)
 {
 	kprobe_cache_switch(on);
 }
-
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #else
 #define TKC_CACHE_API	0
 
@@ -102,11 +103,33 @@ static void tkc_switch(bool on)
 }
 #endif
 
+/* The index's statistics are exported to modules only for KUnit too. */
+#if IS_ENABLED(CONFIG_KUNIT)
+#define TKC_INDEX_API	1
+
+static void tkc_read_index(struct kprobe_index_stats *st)
+{
+	kprobe_index_read_stats(st);
+}
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+#else
+#define TKC_INDEX_API	0
+
+static void tkc_read_index(struct kprobe_index_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+#endif
+
+static unsigned long tkc_index_resizes0;
+
 #define TKC_TARGETS	8
 #define TKC_SITES	(2 * TKC_TARGETS)
 #define TKC_SLOTS	3
 #define TKC_BATCH_EVERY	64
 #define TKC_FLIP_EVERY	256
+#define TKC_FILL_EVERY	16
 #define TKC_PATH_CALLS	1000
 
 /*
@@ -128,6 +151,108 @@ TKC_DEFINE_TARGET(4)
 TKC_DEFINE_TARGET(5)
 TKC_DEFINE_TARGET(6)
 TKC_DEFINE_TARGET(7)
+
+/*
+ * The fill functions: never called, only probed (disabled).  Their bodies
+ * differ so that they are not merged.
+ */
+#define TKC_FILL_FN(n)						\
+static noinline int tkc_fill_fn##n(int x)			\
+{								\
+	return x * 3 + 0x##n;					\
+}
+
+TKC_FILL_FN(00) TKC_FILL_FN(01) TKC_FILL_FN(02) TKC_FILL_FN(03) TKC_FILL_FN(04)
+TKC_FILL_FN(05) TKC_FILL_FN(06) TKC_FILL_FN(07) TKC_FILL_FN(08) TKC_FILL_FN(09)
+TKC_FILL_FN(0a) TKC_FILL_FN(0b) TKC_FILL_FN(0c) TKC_FILL_FN(0d) TKC_FILL_FN(0e)
+TKC_FILL_FN(0f) TKC_FILL_FN(10) TKC_FILL_FN(11) TKC_FILL_FN(12) TKC_FILL_FN(13)
+TKC_FILL_FN(14) TKC_FILL_FN(15) TKC_FILL_FN(16) TKC_FILL_FN(17) TKC_FILL_FN(18)
+TKC_FILL_FN(19) TKC_FILL_FN(1a) TKC_FILL_FN(1b) TKC_FILL_FN(1c) TKC_FILL_FN(1d)
+TKC_FILL_FN(1e) TKC_FILL_FN(1f) TKC_FILL_FN(20) TKC_FILL_FN(21) TKC_FILL_FN(22)
+TKC_FILL_FN(23) TKC_FILL_FN(24) TKC_FILL_FN(25) TKC_FILL_FN(26) TKC_FILL_FN(27)
+TKC_FILL_FN(28) TKC_FILL_FN(29) TKC_FILL_FN(2a) TKC_FILL_FN(2b) TKC_FILL_FN(2c)
+TKC_FILL_FN(2d) TKC_FILL_FN(2e) TKC_FILL_FN(2f) TKC_FILL_FN(30) TKC_FILL_FN(31)
+TKC_FILL_FN(32) TKC_FILL_FN(33) TKC_FILL_FN(34) TKC_FILL_FN(35) TKC_FILL_FN(36)
+TKC_FILL_FN(37) TKC_FILL_FN(38) TKC_FILL_FN(39) TKC_FILL_FN(3a) TKC_FILL_FN(3b)
+TKC_FILL_FN(3c) TKC_FILL_FN(3d) TKC_FILL_FN(3e) TKC_FILL_FN(3f) TKC_FILL_FN(40)
+TKC_FILL_FN(41) TKC_FILL_FN(42) TKC_FILL_FN(43) TKC_FILL_FN(44) TKC_FILL_FN(45)
+TKC_FILL_FN(46) TKC_FILL_FN(47) TKC_FILL_FN(48) TKC_FILL_FN(49) TKC_FILL_FN(4a)
+TKC_FILL_FN(4b) TKC_FILL_FN(4c) TKC_FILL_FN(4d) TKC_FILL_FN(4e) TKC_FILL_FN(4f)
+TKC_FILL_FN(50) TKC_FILL_FN(51) TKC_FILL_FN(52) TKC_FILL_FN(53) TKC_FILL_FN(54)
+TKC_FILL_FN(55) TKC_FILL_FN(56) TKC_FILL_FN(57) TKC_FILL_FN(58) TKC_FILL_FN(59)
+TKC_FILL_FN(5a) TKC_FILL_FN(5b) TKC_FILL_FN(5c) TKC_FILL_FN(5d) TKC_FILL_FN(5e)
+TKC_FILL_FN(5f) TKC_FILL_FN(60) TKC_FILL_FN(61) TKC_FILL_FN(62) TKC_FILL_FN(63)
+TKC_FILL_FN(64) TKC_FILL_FN(65) TKC_FILL_FN(66) TKC_FILL_FN(67) TKC_FILL_FN(68)
+TKC_FILL_FN(69) TKC_FILL_FN(6a) TKC_FILL_FN(6b) TKC_FILL_FN(6c) TKC_FILL_FN(6d)
+TKC_FILL_FN(6e) TKC_FILL_FN(6f) TKC_FILL_FN(70) TKC_FILL_FN(71) TKC_FILL_FN(72)
+TKC_FILL_FN(73) TKC_FILL_FN(74) TKC_FILL_FN(75) TKC_FILL_FN(76) TKC_FILL_FN(77)
+TKC_FILL_FN(78) TKC_FILL_FN(79) TKC_FILL_FN(7a) TKC_FILL_FN(7b) TKC_FILL_FN(7c)
+TKC_FILL_FN(7d) TKC_FILL_FN(7e) TKC_FILL_FN(7f) TKC_FILL_FN(80) TKC_FILL_FN(81)
+TKC_FILL_FN(82) TKC_FILL_FN(83) TKC_FILL_FN(84) TKC_FILL_FN(85) TKC_FILL_FN(86)
+TKC_FILL_FN(87) TKC_FILL_FN(88) TKC_FILL_FN(89) TKC_FILL_FN(8a) TKC_FILL_FN(8b)
+TKC_FILL_FN(8c) TKC_FILL_FN(8d) TKC_FILL_FN(8e) TKC_FILL_FN(8f) TKC_FILL_FN(90)
+TKC_FILL_FN(91) TKC_FILL_FN(92) TKC_FILL_FN(93) TKC_FILL_FN(94) TKC_FILL_FN(95)
+TKC_FILL_FN(96) TKC_FILL_FN(97) TKC_FILL_FN(98) TKC_FILL_FN(99) TKC_FILL_FN(9a)
+TKC_FILL_FN(9b) TKC_FILL_FN(9c) TKC_FILL_FN(9d) TKC_FILL_FN(9e) TKC_FILL_FN(9f)
+TKC_FILL_FN(a0) TKC_FILL_FN(a1) TKC_FILL_FN(a2) TKC_FILL_FN(a3) TKC_FILL_FN(a4)
+TKC_FILL_FN(a5) TKC_FILL_FN(a6) TKC_FILL_FN(a7) TKC_FILL_FN(a8) TKC_FILL_FN(a9)
+TKC_FILL_FN(aa) TKC_FILL_FN(ab) TKC_FILL_FN(ac) TKC_FILL_FN(ad) TKC_FILL_FN(ae)
+TKC_FILL_FN(af) TKC_FILL_FN(b0) TKC_FILL_FN(b1) TKC_FILL_FN(b2) TKC_FILL_FN(b3)
+TKC_FILL_FN(b4) TKC_FILL_FN(b5) TKC_FILL_FN(b6) TKC_FILL_FN(b7) TKC_FILL_FN(b8)
+TKC_FILL_FN(b9) TKC_FILL_FN(ba) TKC_FILL_FN(bb) TKC_FILL_FN(bc) TKC_FILL_FN(bd)
+TKC_FILL_FN(be) TKC_FILL_FN(bf) TKC_FILL_FN(c0) TKC_FILL_FN(c1) TKC_FILL_FN(c2)
+TKC_FILL_FN(c3) TKC_FILL_FN(c4) TKC_FILL_FN(c5) TKC_FILL_FN(c6) TKC_FILL_FN(c7)
+
+static int (* const tkc_fill_fns[])(int x) = {
+	tkc_fill_fn00, tkc_fill_fn01, tkc_fill_fn02, tkc_fill_fn03, tkc_fill_fn04,
+	tkc_fill_fn05, tkc_fill_fn06, tkc_fill_fn07, tkc_fill_fn08, tkc_fill_fn09,
+	tkc_fill_fn0a, tkc_fill_fn0b, tkc_fill_fn0c, tkc_fill_fn0d, tkc_fill_fn0e,
+	tkc_fill_fn0f, tkc_fill_fn10, tkc_fill_fn11, tkc_fill_fn12, tkc_fill_fn13,
+	tkc_fill_fn14, tkc_fill_fn15, tkc_fill_fn16, tkc_fill_fn17, tkc_fill_fn18,
+	tkc_fill_fn19, tkc_fill_fn1a, tkc_fill_fn1b, tkc_fill_fn1c, tkc_fill_fn1d,
+	tkc_fill_fn1e, tkc_fill_fn1f, tkc_fill_fn20, tkc_fill_fn21, tkc_fill_fn22,
+	tkc_fill_fn23, tkc_fill_fn24, tkc_fill_fn25, tkc_fill_fn26, tkc_fill_fn27,
+	tkc_fill_fn28, tkc_fill_fn29, tkc_fill_fn2a, tkc_fill_fn2b, tkc_fill_fn2c,
+	tkc_fill_fn2d, tkc_fill_fn2e, tkc_fill_fn2f, tkc_fill_fn30, tkc_fill_fn31,
+	tkc_fill_fn32, tkc_fill_fn33, tkc_fill_fn34, tkc_fill_fn35, tkc_fill_fn36,
+	tkc_fill_fn37, tkc_fill_fn38, tkc_fill_fn39, tkc_fill_fn3a, tkc_fill_fn3b,
+	tkc_fill_fn3c, tkc_fill_fn3d, tkc_fill_fn3e, tkc_fill_fn3f, tkc_fill_fn40,
+	tkc_fill_fn41, tkc_fill_fn42, tkc_fill_fn43, tkc_fill_fn44, tkc_fill_fn45,
+	tkc_fill_fn46, tkc_fill_fn47, tkc_fill_fn48, tkc_fill_fn49, tkc_fill_fn4a,
+	tkc_fill_fn4b, tkc_fill_fn4c, tkc_fill_fn4d, tkc_fill_fn4e, tkc_fill_fn4f,
+	tkc_fill_fn50, tkc_fill_fn51, tkc_fill_fn52, tkc_fill_fn53, tkc_fill_fn54,
+	tkc_fill_fn55, tkc_fill_fn56, tkc_fill_fn57, tkc_fill_fn58, tkc_fill_fn59,
+	tkc_fill_fn5a, tkc_fill_fn5b, tkc_fill_fn5c, tkc_fill_fn5d, tkc_fill_fn5e,
+	tkc_fill_fn5f, tkc_fill_fn60, tkc_fill_fn61, tkc_fill_fn62, tkc_fill_fn63,
+	tkc_fill_fn64, tkc_fill_fn65, tkc_fill_fn66, tkc_fill_fn67, tkc_fill_fn68,
+	tkc_fill_fn69, tkc_fill_fn6a, tkc_fill_fn6b, tkc_fill_fn6c, tkc_fill_fn6d,
+	tkc_fill_fn6e, tkc_fill_fn6f, tkc_fill_fn70, tkc_fill_fn71, tkc_fill_fn72,
+	tkc_fill_fn73, tkc_fill_fn74, tkc_fill_fn75, tkc_fill_fn76, tkc_fill_fn77,
+	tkc_fill_fn78, tkc_fill_fn79, tkc_fill_fn7a, tkc_fill_fn7b, tkc_fill_fn7c,
+	tkc_fill_fn7d, tkc_fill_fn7e, tkc_fill_fn7f, tkc_fill_fn80, tkc_fill_fn81,
+	tkc_fill_fn82, tkc_fill_fn83, tkc_fill_fn84, tkc_fill_fn85, tkc_fill_fn86,
+	tkc_fill_fn87, tkc_fill_fn88, tkc_fill_fn89, tkc_fill_fn8a, tkc_fill_fn8b,
+	tkc_fill_fn8c, tkc_fill_fn8d, tkc_fill_fn8e, tkc_fill_fn8f, tkc_fill_fn90,
+	tkc_fill_fn91, tkc_fill_fn92, tkc_fill_fn93, tkc_fill_fn94, tkc_fill_fn95,
+	tkc_fill_fn96, tkc_fill_fn97, tkc_fill_fn98, tkc_fill_fn99, tkc_fill_fn9a,
+	tkc_fill_fn9b, tkc_fill_fn9c, tkc_fill_fn9d, tkc_fill_fn9e, tkc_fill_fn9f,
+	tkc_fill_fna0, tkc_fill_fna1, tkc_fill_fna2, tkc_fill_fna3, tkc_fill_fna4,
+	tkc_fill_fna5, tkc_fill_fna6, tkc_fill_fna7, tkc_fill_fna8, tkc_fill_fna9,
+	tkc_fill_fnaa, tkc_fill_fnab, tkc_fill_fnac, tkc_fill_fnad, tkc_fill_fnae,
+	tkc_fill_fnaf, tkc_fill_fnb0, tkc_fill_fnb1, tkc_fill_fnb2, tkc_fill_fnb3,
+	tkc_fill_fnb4, tkc_fill_fnb5, tkc_fill_fnb6, tkc_fill_fnb7, tkc_fill_fnb8,
+	tkc_fill_fnb9, tkc_fill_fnba, tkc_fill_fnbb, tkc_fill_fnbc, tkc_fill_fnbd,
+	tkc_fill_fnbe, tkc_fill_fnbf, tkc_fill_fnc0, tkc_fill_fnc1, tkc_fill_fnc2,
+	tkc_fill_fnc3, tkc_fill_fnc4, tkc_fill_fnc5, tkc_fill_fnc6, tkc_fill_fnc7,
+};
+
+#define TKC_FILL	ARRAY_SIZE(tkc_fill_fns)
+
+static struct kprobe tkc_fill[TKC_FILL];
+static struct kprobe *tkc_fill_kps[TKC_FILL];
+static unsigned int tkc_nr_fill;
+/* Handler runs of fill probes, which are never enabled: must stay 0. */
+static atomic_long_t tkc_fill_hits;
 
 /* Filled at run time, so that the targets are neither inlined nor cloned. */
 static int (*tkc_fn[TKC_TARGETS])(int x) __read_mostly;
@@ -225,6 +350,9 @@ static struct {
 	unsigned long batches;
 	unsigned long batch_unregs;
 	unsigned long flips;
+	unsigned long fill_grows;
+	unsigned long fill_shrinks;
+	unsigned long fill_max;
 	unsigned long migrate_fails;
 	unsigned long checks;
 	unsigned long mismatches;
@@ -411,6 +539,52 @@ static void tkc_enable(struct tkc_slot *s)
 	tkc_st.enables++;
 }
 
+static int tkc_fill_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_long_inc(&tkc_fill_hits);
+	return 0;
+}
+
+/*
+ * Grow or shrink the fill set to @n disabled probes, in one
+ * register_kprobes() or unregister_kprobes() call.  -ENOMEM leaves the
+ * set as it was; any other error ends the run.
+ */
+static void tkc_refill(unsigned int n)
+{
+	unsigned int i, k = 0;
+	int ret;
+
+	if (n > tkc_nr_fill) {
+		for (i = tkc_nr_fill; i < n; i++) {
+			memset(&tkc_fill[i], 0, sizeof(tkc_fill[i]));
+			tkc_fill[i].addr = (kprobe_opcode_t *)tkc_fill_fns[i];
+			tkc_fill[i].pre_handler = tkc_fill_pre;
+			tkc_fill[i].flags = KPROBE_FLAG_DISABLED;
+			tkc_fill_kps[k++] = &tkc_fill[i];
+		}
+		ret = register_kprobes(tkc_fill_kps, k);
+		if (ret == -ENOMEM) {
+			tkc_st.nomem++;
+			return;
+		}
+		if (ret && !tkc_error.err) {
+			tkc_error.err = ret;
+			tkc_error.call = "register_kprobes (fill)";
+			return;
+		}
+		tkc_nr_fill = n;
+		tkc_st.fill_grows++;
+		tkc_st.fill_max = max_t(unsigned long, tkc_st.fill_max, n);
+	} else if (n < tkc_nr_fill) {
+		for (i = n; i < tkc_nr_fill; i++)
+			tkc_fill_kps[k++] = &tkc_fill[i];
+		unregister_kprobes(tkc_fill_kps, k);
+		tkc_nr_fill = n;
+		tkc_st.fill_shrinks++;
+	}
+}
+
 /* Unregister every registered slot of sites @first..@last at once. */
 static unsigned int tkc_unregister_sites(unsigned int first, unsigned int last)
 {
@@ -504,6 +678,9 @@ static void tkc_step(bool *cache_on)
 			tkc_enable(s);
 		}
 	}
+
+	if (it % TKC_FILL_EVERY == TKC_FILL_EVERY / 2)
+		tkc_refill(tkc_rand(TKC_FILL + 1));
 
 	if (TKC_CACHE_API && it % TKC_FLIP_EVERY == TKC_FLIP_EVERY / 2) {
 		*cache_on = !*cache_on;
@@ -792,6 +969,16 @@ static void tkc_report(const struct kprobe_cache_stats *a,
 	pr_info("disables %lu enables %lu\n", tkc_st.disables, tkc_st.enables);
 	pr_info("unregistrations single %lu batched %lu in %lu batches, %u at the end\n",
 		tkc_st.unregs, tkc_st.batch_unregs, tkc_st.batches, left);
+	pr_info("fill set grown %lu shrunk %lu times, up to %lu probes, fill handler runs %ld\n",
+		tkc_st.fill_grows, tkc_st.fill_shrinks, tkc_st.fill_max,
+		atomic_long_read(&tkc_fill_hits));
+	if (TKC_INDEX_API) {
+		struct kprobe_index_stats ix;
+
+		tkc_read_index(&ix);
+		pr_info("kprobe index resizes %lu, now %u slots\n",
+			ix.resizes - tkc_index_resizes0, ix.slots);
+	}
 	for_each_possible_cpu(cpu) {
 		struct tkc_hitter *h = per_cpu_ptr(&tkc_hitters, cpu);
 
@@ -854,6 +1041,12 @@ static int __init tkc_init(void)
 	}
 
 	tkc_read_stats(&a);
+	if (TKC_INDEX_API) {
+		struct kprobe_index_stats ix;
+
+		tkc_read_index(&ix);
+		tkc_index_resizes0 = ix.resizes;
+	}
 	ret = tkc_start_hitters();
 	if (ret)
 		return ret;
@@ -871,6 +1064,7 @@ static int __init tkc_init(void)
 	WRITE_ONCE(tkc_mutator_task, NULL);
 
 	tkc_stop_hitters();
+	tkc_refill(0);
 	left = tkc_unregister_sites(0, TKC_SITES - 1);
 	/* No probe is left: any handler now is a violation. */
 	for (i = 0; i < TKC_TARGETS; i++)
@@ -888,6 +1082,7 @@ static int __init tkc_init(void)
 		return ret;
 	}
 	if (tkc_error.err || atomic_long_read(&tkc_violations) ||
+	    atomic_long_read(&tkc_fill_hits) ||
 	    tkc_st.mismatches || !tkc_st.iterations) {
 		pr_err("FAIL\n");
 		return -EINVAL;

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Data read misses per cold lookup, from cachegrind's cache simulation:
-# walk_lookup() (get_kprobe()) against cached_lookup() (the kprobe cache),
-# with H=16 hot probes among N=1000, 10000 and 40000.  Only the misses
-# that cg_annotate attributes to those two functions (and to the code
-# inlined into them) count; table building, cache warming and the cache
-# flushing between lookups are other functions.
+# Data read misses per cold lookup in cachegrind's cache simulation, of
+# walk_lookup() (the chain walk), index_lookup() (get_kprobe() with the
+# index) and cached_lookup() (the kprobe cache, the index on a miss), with
+# H=16 hot probes among N=1000, 10000 and 40000, and H=4096 among 40000
+# (more than the cache holds).  Only the misses that cg_annotate
+# attributes to those functions (and to the code inlined into them) count;
+# table building, cache warming and the cache flushing between lookups
+# are other functions.
 #
 # Arguments: none for the full table, or quick for N=1000 and 40000 only.
 #
@@ -22,11 +24,10 @@ prog=${0##*/}
 cd "$(dirname "$0")"
 
 bench=./kprobe_cache_bench
-hot=16
-sizes="1000 10000 40000"
+points="1000:16 10000:16 40000:16 40000:4096"
 count=${COUNT:-200}
 if [ "$1" = quick ]; then
-	sizes="1000 40000"
+	points="1000:16 40000:16 40000:4096"
 	count=${COUNT:-100}
 elif [ -n "$1" ]; then
 	echo "Usage: $prog [quick]" >&2
@@ -71,12 +72,14 @@ evict_kib=$((${CG_LL%%,*} * 2 / 1024))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# D1 and LL read misses per lookup of walk_lookup and cached_lookup
+# D1 and LL read misses per lookup of walk_lookup, index_lookup and
+# cached_lookup (a run calls one of the first two, or the third and, on a
+# cache miss, index_lookup)
 misses() {
 	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
 		--auto=no "$1" |
 	awk -v count="$count" '
-		$NF ~ /:(walk_lookup|cached_lookup)(\.[0-9A-Za-z_.]+)?$/ {
+		$NF ~ /:(walk_lookup|index_lookup|cached_lookup)(\.[0-9A-Za-z_.]+)?$/ {
 			gsub(",", "", $1)
 			gsub(",", "", $2)
 			d1 += $1
@@ -86,13 +89,15 @@ misses() {
 }
 
 rows=
-for n in $sizes; do
-	row=$n
-	for v in walk cache; do
-		out=$tmp/$v.$n
+for pt in $points; do
+	n=${pt%:*}
+	hot=${pt#*:}
+	row="$n $hot"
+	for v in walk index cache; do
+		out=$tmp/$v.$n.$hot
 		if ! $TASKSET valgrind --tool=cachegrind --cache-sim=yes \
 			--LL="$CG_LL" --cachegrind-out-file="$out" \
-			"$bench" --cachegrind $v "$n" $hot "$count" "$evict_kib" \
+			"$bench" --cachegrind $v "$n" "$hot" "$count" "$evict_kib" \
 			>"$out.log" 2>&1; then
 			cat "$out.log" >&2
 			exit 1
@@ -106,10 +111,10 @@ done
 
 echo "simulated caches (cachegrind --LL=$CG_LL, flush $evict_kib KiB):"
 grep '^desc:' "$out" | sed 's/^desc: */  /'
-echo "data read misses per cold lookup, H=$hot, $count lookups per run:"
-printf '%6s %23s %23s %24s %24s\n' N walk_D1_miss_per_lookup \
-	walk_LL_miss_per_lookup cache_D1_miss_per_lookup \
-	cache_LL_miss_per_lookup
-printf '%s' "$rows" | while read -r n wd1 wll cd1 cll; do
-	printf '%6s %23s %23s %24s %24s\n' "$n" "$wd1" "$wll" "$cd1" "$cll"
+echo "data read misses per cold lookup, $count lookups per run:"
+printf '%6s %5s %8s %8s %9s %9s %9s %9s\n' N H walk_D1 walk_LL \
+	index_D1 index_LL cache_D1 cache_LL
+printf '%s' "$rows" | while read -r n h wd1 wll xd1 xll cd1 cll; do
+	printf '%6s %5s %8s %8s %9s %9s %9s %9s\n' "$n" "$h" "$wd1" "$wll" \
+		"$xd1" "$xll" "$cd1" "$cll"
 done

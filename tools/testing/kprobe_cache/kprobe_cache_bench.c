@@ -4,16 +4,18 @@
  *
  * What it measures
  * ----------------
- * The kprobe hit path looks the probed address up with get_kprobe(), which
- * walks one of 64 hlist chains of kprobe_table[] (kernel/kprobes.c).  With
- * N probes registered a chain holds about N/64 kprobes and a hit visits
- * about N/128 of them, each a separately allocated object on its own cache
- * line.  The per-CPU kprobe cache answers a hot address from one 64-byte
- * set instead.  This program compiles the very header the kernel compiles
- * and compares:
+ * The kprobe hit path looks the probed address up with get_kprobe().  It
+ * used to walk one of 64 hlist chains of kprobe_table[] (kernel/kprobes.c):
+ * with N probes registered a chain holds about N/64 kprobes and a hit
+ * visits about N/128 of them, each a separately allocated object on its own
+ * cache line.  It now reads the table's index, an open-addressing array of
+ * kprobe pointers sized to N.  The per-CPU kprobe cache answers a hot
+ * address from one 64-byte set.  This program compiles the very header the
+ * kernel compiles and compares:
  *
- *   walk_lookup(addr)   - get_kprobe(): the uncached chain walk
- *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss the walk and
+ *   walk_lookup(addr)   - the chain walk of get_kprobe() before the index
+ *   index_lookup(addr)  - get_kprobe() with the index, a copy of its code
+ *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss the index and
  *                         kprobe_cache_insert(), i.e. get_kprobe_cached()
  *                         without its per-CPU, generation and irq handling
  *
@@ -26,19 +28,22 @@
  *    neighbours on a chain are far apart, as slab objects are;
  *  - the probed addresses are distinct, 16-byte aligned fake kernel text
  *    addresses 0xffffffff81000000 + 16 * k, and are hashed with
- *    hash_ptr(addr, 6) like kprobe_table[].
+ *    hash_ptr(addr, 6) like kprobe_table[];
+ *  - the index is grown as registration grows it in the kernel (to the
+ *    same size), in an array aligned to its size.
  *
- * For N = 1, 64, 1000, 10000, 40000 probes and a hot set of H = 1, 16, 256
- * addresses picked at random among them it reports:
+ * For N = 1, 64, 1000, 10000, 40000 probes and a hot set of H = 1, 16, 256,
+ * 4096 addresses picked at random among them it reports:
  *
- *  - walk_hot_ns, cache_hot_ns: ns per lookup when lookups cycle through
- *    the hot set back to back (caches warm; independent lookups, so this
- *    is throughput, not latency): the best of five timed loops;
- *  - walk_cold_ns, cache_cold_ns: the median latency of a single lookup
- *    after all CPU caches were flushed by reading a buffer of at least
- *    twice the last level cache (and at least 64 MiB), minus the
- *    measured clock_gettime() overhead;
- *  - the speedups walk/cache and the hot hit rate of the cache.
+ *  - walk_hot_ns, index_hot_ns, cache_hot_ns: ns per lookup when lookups
+ *    cycle through the hot set back to back (caches warm; independent
+ *    lookups, so this is throughput, not latency): the best of five timed
+ *    loops;
+ *  - walk_cold_ns, index_cold_ns, cache_cold_ns: the median latency of a
+ *    single lookup after all CPU caches were flushed by reading a buffer
+ *    of at least twice the last level cache (and at least 64 MiB), minus
+ *    the measured clock_gettime() overhead;
+ *  - the hot hit rate of the cache.
  *
  * The cache variant is always warmed first, so its lookups are hits unless
  * more than four hot addresses share a set.  Cold numbers include TLB and
@@ -51,14 +56,14 @@
  *   make quick      small sizes and cachegrind.sh quick (under a minute)
  *
  *   ./kprobe_cache_bench [--quick]
- *   ./kprobe_cache_bench --cachegrind walk|cache N H COUNT [EVICT_KIB]
+ *   ./kprobe_cache_bench --cachegrind walk|index|cache N H COUNT [EVICT_KIB]
  *
  * The second form is for cachegrind.sh: it builds the table, warms the
  * cache (cache variant), then does COUNT lookups of the hot set, each
  * after reading EVICT_KIB KiB (default: the cold-flush size above), which
  * must exceed the simulated last level cache.  cachegrind.sh attributes
- * the data read misses of walk_lookup() and cached_lookup() (and of what
- * was inlined into them) to the lookups.  Pin the benchmark to one CPU
+ * the data read misses of walk_lookup(), index_lookup() and
+ * cached_lookup() (and of what was inlined into them) to the lookups.  Pin the benchmark to one CPU
  * (the Makefile uses taskset when it is available) for stable numbers.
  */
 #define _GNU_SOURCE
@@ -114,6 +119,14 @@ struct kprobe {
 };
 
 static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+
+/* The index, as in kernel/kprobes.c: slot array | log2(slots). */
+#define KPROBE_INDEX_MIN_BITS	6
+#define KPROBE_INDEX_BITS_MASK	0x3fUL
+#define KPROBE_INDEX_DELETED	((struct kprobe *)-1L)
+static unsigned long kprobe_index;
+static unsigned int index_used, index_filled;
+static struct kprobe **registered;	/* registration order */
 static struct kprobe_cache kcache;
 static struct kprobe_cache_stats kstats;
 static unsigned long sink;
@@ -142,6 +155,31 @@ static noinline struct kprobe *walk_lookup(void *addr)
 	return NULL;
 }
 
+/* The lookup, as get_kprobe() in kernel/kprobes.c. */
+static noinline struct kprobe *index_lookup(void *addr)
+{
+	unsigned long index = READ_ONCE(kprobe_index);
+	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
+	struct kprobe **slot;
+	unsigned int i, n, mask;
+	struct kprobe *p;
+
+	slot = (struct kprobe **)(index & ~KPROBE_INDEX_BITS_MASK);
+	if (!slot)
+		return NULL;
+	mask = (1U << bits) - 1;
+	i = hash_ptr(addr, bits);
+	for (n = 0; n <= mask; n++) {
+		p = READ_ONCE(slot[i]);
+		if (!p)
+			break;
+		if (p != KPROBE_INDEX_DELETED && p->addr == addr)
+			return p;
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
 /* get_kprobe_cached() minus its per-CPU, generation and irq handling. */
 static noinline struct kprobe *cached_lookup(void *addr)
 {
@@ -151,7 +189,7 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	if (likely(p))
 		return p;
 	kstats.misses++;
-	p = walk_lookup(addr);
+	p = index_lookup(addr);
 	if (p) {
 		/* kprobe_cache_fill(): round robin on the insert count */
 		kprobe_cache_insert(&kcache, addr, p, kstats.inserts);
@@ -229,8 +267,70 @@ static u64 median(u64 *v, unsigned int n)
 	return v[n / 2];
 }
 
+static void free_index(void)
+{
+	free((void *)(kprobe_index & ~KPROBE_INDEX_BITS_MASK));
+	kprobe_index = 0;
+	index_used = 0;
+	index_filled = 0;
+}
+
+/* kprobe_index_put() */
+static void index_put(unsigned long index, struct kprobe *p)
+{
+	struct kprobe **slot = (struct kprobe **)(index & ~KPROBE_INDEX_BITS_MASK);
+	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
+	unsigned int mask = (1U << bits) - 1;
+	unsigned int i = hash_ptr(p->addr, bits);
+
+	while (slot[i] && slot[i] != KPROBE_INDEX_DELETED)
+		i = (i + 1) & mask;
+	if (!slot[i])
+		index_filled++;
+	index_used++;
+	slot[i] = p;
+}
+
+/* kprobe_index_resize() for the first @nr registered kprobes. */
+static void index_resize(unsigned int nr)
+{
+	unsigned int bits = KPROBE_INDEX_MIN_BITS, i;
+	unsigned long index;
+	size_t bytes;
+	void *slot;
+
+	while ((1UL << bits) < 2UL * nr)
+		bits++;
+	bytes = sizeof(struct kprobe *) << bits;
+	/*
+	 * kvmalloc() of a power-of-two size is aligned to the size; huge
+	 * pages, as the kernel's direct map, also keep TLB misses out of
+	 * the cold numbers as for the kprobes.
+	 */
+	slot = xalloc_pages(bytes);
+	free_index();
+	index = (unsigned long)slot | bits;
+	for (i = 0; i < nr - 1; i++)
+		index_put(index, registered[i]);
+	kprobe_index = index;
+}
+
+/* kprobe_table_add(): the index part, @p being the @nr-th kprobe. */
+static void index_add(struct kprobe *p, unsigned int nr)
+{
+	unsigned int size = kprobe_index ?
+		1U << (kprobe_index & KPROBE_INDEX_BITS_MASK) : 0;
+
+	if ((index_filled + 1) * 4 > size * 3)
+		index_resize(nr);
+	index_put(kprobe_index, p);
+}
+
 static void free_table(void)
 {
+	free_index();
+	free(registered);
+	registered = NULL;
 	free(pool);
 	free(addrs);
 	free(hot);
@@ -255,6 +355,7 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 	memset(&kstats, 0, sizeof(kstats));
 
 	pool = xalloc_pages(nslots * SLOT_SIZE);
+	registered = xcalloc(n, sizeof(*registered));
 	addrs = xcalloc(n, sizeof(*addrs));
 	hot = xcalloc(h, sizeof(*hot));
 	hot_kp = xcalloc(h, sizeof(*hot_kp));
@@ -285,6 +386,8 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 		/* register_kprobe() adds at the head of the chain. */
 		hlist_add_head(&p->hlist,
 			       &kprobe_table[hash_ptr(p->addr, KPROBE_HASH_BITS)]);
+		registered[i] = p;
+		index_add(p, i + 1);
 	}
 
 	/* h distinct hot addresses: a partial Fisher-Yates shuffle. */
@@ -311,11 +414,13 @@ static void check_table(unsigned int h)
 
 	for (i = 0; i < h; i++) {
 		if (walk_lookup(hot[i]) != hot_kp[i] ||
+		    index_lookup(hot[i]) != hot_kp[i] ||
 		    cached_lookup(hot[i]) != hot_kp[i] ||
 		    cached_lookup(hot[i]) != hot_kp[i])
 			die("lookup returned the wrong kprobe");
 	}
 	if (walk_lookup((void *)(TEXT_BASE + 8)) ||
+	    index_lookup((void *)(TEXT_BASE + 8)) ||
 	    cached_lookup((void *)(TEXT_BASE + 8)))
 		die("lookup of an unregistered address succeeded");
 }
@@ -359,25 +464,36 @@ static noinline unsigned long hot_walk(unsigned int h, unsigned long iters)
 	return hot_loop(walk_lookup, h, iters);
 }
 
+static noinline unsigned long hot_index(unsigned int h, unsigned long iters)
+{
+	return hot_loop(index_lookup, h, iters);
+}
+
 static noinline unsigned long hot_cache(unsigned int h, unsigned long iters)
 {
 	return hot_loop(cached_lookup, h, iters);
 }
 
-static u64 time_hot(bool cached, unsigned int h, unsigned long iters)
+enum variant { WALK, INDEX, CACHE };
+
+static const char * const variant_name[] = { "walk", "index", "cache" };
+static const lookup_fn variant_fn[] = { walk_lookup, index_lookup, cached_lookup };
+
+static u64 time_hot(enum variant v, unsigned int h, unsigned long iters)
 {
 	unsigned long sum;
 	u64 t0, t1;
 
 	t0 = now_ns();
-	sum = cached ? hot_cache(h, iters) : hot_walk(h, iters);
+	sum = v == CACHE ? hot_cache(h, iters) :
+	      v == INDEX ? hot_index(h, iters) : hot_walk(h, iters);
 	t1 = now_ns();
 	WRITE_ONCE(sink, sink + sum);
 	return t1 - t0;
 }
 
 /* ns per back-to-back lookup: the best of 5 loops of about target_ns. */
-static double measure_hot(bool cached, unsigned int h, u64 target_ns)
+static double measure_hot(enum variant v, unsigned int h, u64 target_ns)
 {
 	unsigned long iters = h;
 	double best = 0;
@@ -385,14 +501,14 @@ static double measure_hot(bool cached, unsigned int h, u64 target_ns)
 	int r;
 
 	for (;;) {
-		t = time_hot(cached, h, iters);
+		t = time_hot(v, h, iters);
 		if (t >= target_ns / 8)
 			break;
 		iters *= 2;
 	}
 	iters = (double)iters * target_ns / t + 1;
 	for (r = 0; r < 5; r++) {
-		double ns = (double)time_hot(cached, h, iters) / iters;
+		double ns = (double)time_hot(v, h, iters) / iters;
 
 		if (!r || ns < best)
 			best = ns;
@@ -414,10 +530,10 @@ static u64 timer_overhead(void)
 }
 
 /* Median ns of one lookup after flushing the CPU caches. */
-static double measure_cold(bool cached, unsigned int h, unsigned int samples,
+static double measure_cold(enum variant v, unsigned int h, unsigned int samples,
 			   u64 overhead)
 {
-	lookup_fn fn = cached ? cached_lookup : walk_lookup;
+	lookup_fn fn = variant_fn[v];
 	unsigned long sum = 0;
 	unsigned int s;
 	u64 *d, t0, m;
@@ -545,7 +661,7 @@ static unsigned long parse_ulong(const char *s)
 static void print_usage(const char *prog)
 {
 	fprintf(stderr, "Usage: %s [--quick]\n", prog);
-	fprintf(stderr, "       %s --cachegrind walk|cache N H COUNT [EVICT_KIB]\n",
+	fprintf(stderr, "       %s --cachegrind walk|index|cache N H COUNT [EVICT_KIB]\n",
 		prog);
 	exit(2);
 }
@@ -554,15 +670,14 @@ static int cachegrind_mode(int argc, char **argv)
 {
 	unsigned long n, h, count, i;
 	unsigned long sum = 0, bad = 0;
-	bool cached;
+	enum variant v;
 
 	if (argc < 6 || argc > 7)
 		print_usage(argv[0]);
-	if (!strcmp(argv[2], "cache"))
-		cached = true;
-	else if (!strcmp(argv[2], "walk"))
-		cached = false;
-	else
+	for (v = WALK; v <= CACHE; v++)
+		if (!strcmp(argv[2], variant_name[v]))
+			break;
+	if (v > CACHE)
 		print_usage(argv[0]);
 	n = parse_ulong(argv[3]);
 	h = parse_ulong(argv[4]);
@@ -575,13 +690,13 @@ static int cachegrind_mode(int argc, char **argv)
 		setup_evict(evict_size(print_caches()));
 
 	build_table(n, h, DEFAULT_SEED);
-	if (cached)
+	if (v == CACHE)
 		warm_cache(h);
 	for (i = 0; i < count; i++) {
 		struct kprobe *p;
 
 		evict();
-		p = cached ? cached_lookup(hot[i % h]) : walk_lookup(hot[i % h]);
+		p = variant_fn[v](hot[i % h]);
 		sum += (unsigned long)p;
 		bad += p != hot_kp[i % h];
 	}
@@ -595,7 +710,7 @@ static int cachegrind_mode(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const unsigned int sizes[] = { 1, 64, 1000, 10000, 40000 };
-	static const unsigned int hots[] = { 1, 16, 256 };
+	static const unsigned int hots[] = { 1, 16, 256, 4096 };
 	unsigned int nsizes = ARRAY_SIZE(sizes), nhots = ARRAY_SIZE(hots);
 	unsigned int samples = 301, i, j;
 	u64 target_ns = 20000000, overhead, t_start = now_ns();
@@ -619,7 +734,7 @@ int main(int argc, char **argv)
 		target_ns = 5000000;
 	}
 
-	printf("kprobe_cache_bench: get_kprobe() walk vs kprobe_cache%s\n",
+	printf("kprobe_cache_bench: get_kprobe() chain walk, index and kprobe_cache%s\n",
 	       quick ? " (quick)" : "");
 	print_cpu();
 	setup_evict(evict_size(print_caches()));
@@ -633,31 +748,32 @@ int main(int argc, char **argv)
 	       (unsigned long long)target_ns / 1000000);
 	printf("cold: median of %u, evict %zu MiB, timer overhead %llu ns subtracted\n\n",
 	       samples, evict_bytes >> 20, (unsigned long long)overhead);
-	printf("%6s %4s %12s %12s %11s %12s %13s %12s %7s\n", "N", "H",
-	       "walk_hot_ns", "cache_hot_ns", "hot_speedup", "walk_cold_ns",
-	       "cache_cold_ns", "cold_speedup", "hit%");
+	printf("%6s %4s %12s %12s %12s %12s %13s %13s %7s\n", "N", "H",
+	       "walk_hot_ns", "index_hot_ns", "cache_hot_ns", "walk_cold_ns",
+	       "index_cold_ns", "cache_cold_ns", "hit%");
 
 	for (i = 0; i < nsizes; i++) {
 		for (j = 0; j < nhots; j++) {
 			unsigned int n = sizes[i], h = hots[j];
-			double wh, ch, wc, cc, hit;
+			double wh, xh, ch, wc, xc, cc, hit;
 			unsigned long lookups = 100 * (unsigned long)h;
 
 			if (h > n)
 				continue;
 			build_table(n, h, DEFAULT_SEED + n * 1000 + h);
 			check_table(h);
-			wh = measure_hot(false, h, target_ns);
-			ch = measure_hot(true, h, target_ns);
-			wc = measure_cold(false, h, samples, overhead);
-			cc = measure_cold(true, h, samples, overhead);
+			wh = measure_hot(WALK, h, target_ns);
+			xh = measure_hot(INDEX, h, target_ns);
+			ch = measure_hot(CACHE, h, target_ns);
+			wc = measure_cold(WALK, h, samples, overhead);
+			xc = measure_cold(INDEX, h, samples, overhead);
+			cc = measure_cold(CACHE, h, samples, overhead);
 			/* Hit rate of a separate pass, counted exactly. */
 			memset(&kstats, 0, sizeof(kstats));
 			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
 			hit = 100.0 * (lookups - kstats.misses) / lookups;
-			printf("%6u %4u %12.1f %12.2f %11.1f %12.0f %13.0f %12.1f %7.2f\n",
-			       n, h, wh, ch, wh / ch, wc, cc,
-			       cc > 0 ? wc / cc : 0, hit);
+			printf("%6u %4u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f %7.2f\n",
+			       n, h, wh, xh, ch, wc, xc, cc, hit);
 			fflush(stdout);
 		}
 	}

@@ -228,9 +228,10 @@ for path in $PATHS; do
 done
 progress "baselines done"
 
-# The hot sets first, then the fill probes: a probe goes to the head of
-# its hash chain, so a lookup of a hot probe walks past every fill probe
-# of its chain (registered late, a probe would be found first).
+# The hot sets first, then the fill probes: in a kernel that looks probes
+# up by walking hash chains, a probe goes to the head of its chain, so a
+# lookup of a hot probe walks past every fill probe of its chain
+# (registered late, a probe would be found first).
 armed=
 for path in $PATHS; do
 	arm "$path" "$hmax" && armed="$armed $path"
@@ -246,6 +247,12 @@ for n in $N_LIST; do
 		continue
 	fi
 	echo "fill	-	$n	-	-	-	$(field ns)" >> "$TSV"
+	# The kprobe table's index, where the kernel has one: probes,
+	# deleted slots, slots, bytes, resizes.
+	if [ -f "$kprobes/index" ]; then
+		ix=$(awk '{ printf "%s%s", s, $2; s = " " }' "$kprobes/index")
+		echo "index	-	$n	-	-	-	$ix" >> "$TSV"
+	fi
 	progress "N=$n: fill probes registered ($reply)"
 	measure_all "$n" "$armed" "$H_LIST"
 	[ -f "$kstats/_control" ] && self "$n"
