@@ -257,11 +257,12 @@ def plot(b, d, base=None, kernel=''):
 			continue
 		xs = sorted({n for src in (b, base) if src for n in src.ns if n > 0})
 		png = os.path.join(d, 'cost-%s.png' % path)
-		cmds = ['set terminal pngcairo size 900,600 font ",10"',
+		cmds = ['set terminal pngcairo size 900,640 font ",10" noenhanced',
 			'set output "%s"' % png,
 			'set title "%s kprobe: hook cost per hit vs registered probes%s"' % (
 				path, '\\n' + kernel if kernel else ''),
-			'set xlabel "registered probes N (never hit), log scale"',
+			'set xlabel "registered probes N (never hit), log scale" offset 0,0.5',
+			'set bmargin 7',
 			'set ylabel "hook cost per hit, ns (p50), log scale"',
 			'set logscale xy', 'set grid',
 			# One N alone: a range around it instead of an empty one.
