@@ -98,38 +98,40 @@ at_commit() {
 	echo "$B/src-$1"
 }
 
+# variant NAME GREP N H WHAT: the series up to the commit before the one
+# whose subject matches GREP, same configuration, booted with the ftrace,
+# int3 and kretprobe paths; its results go to the report as --NAME.
+# Returns 1 when no subject matches.
+VARIANT_N="1 1000 10000 40000"
+variants=()
+variant() {
+	local src
+	src=$(at_commit "$1" "$2")
+	[ -n "$src" ] || return 1
+	build "$src" "$B/build-$1" "$QEMU" "$DISTRO"
+	log "bench: booting $5"
+	QEMU_CPU=max run_bench "$src" "$B/build-$1" "$B/boot-$1" \
+		"KPB_N='$3'" "KPB_H='$4'" "KPB_PATHS='ftrace int3 kretprobe'" \
+		"KPB_LOOPS='${LOOPS:-20000}'" "KPB_ENABLE_BUDGET=2000"
+	variants+=("$1")
+}
+
 # The kernel without the kprobe patches: the series up to the benchmark
 # patch (kstats and the benchmark module).  BASE_N, BASE_H choose the
 # sweep; BASE_N=0 skips it.
-VARIANT_N="1 1000 10000 40000"
-base_args=()
 if [ "${BASE_N:-$VARIANT_N}" != 0 ]; then
-	BSRC=$(at_commit base '^x86/kprobes: clear the single-step status')
-	[ -n "$BSRC" ] || die "bench: no kprobe patch in $SRC"
-	build "$BSRC" "$B/build-base" "$QEMU" "$DISTRO"
-	log "bench: booting the base"
-	QEMU_CPU=max run_bench "$BSRC" "$B/build-base" "$B/boot-base" \
-		"KPB_N='${BASE_N:-$VARIANT_N}'" "KPB_H='${BASE_H:-1 16 256}'" \
-		"KPB_PATHS='ftrace int3 kretprobe'" "KPB_LOOPS='${LOOPS:-20000}'" \
-		"KPB_ENABLE_BUDGET=2000"
-	base_args=(--base "$B/results-base" --base-from-results "$B/boot-base/results.log")
+	variant base '^x86/kprobes: clear the single-step status' \
+		"${BASE_N:-$VARIANT_N}" "${BASE_H:-1 16 256}" "the base" ||
+		die "bench: no kprobe patch in $SRC"
 fi
 
 # The series without its last kprobe patch, the resizable index of the
 # kprobe table: the lookup cache alone, in front of the 64 hash chains.
 # PRE_N chooses N; PRE_N=0 skips it.
-pre_args=()
 if [ "${PRE_N:-$VARIANT_N}" != 0 ]; then
-	PSRC=$(at_commit pre '^kprobes: look probes up in a resizable index')
-	if [ -n "$PSRC" ]; then
-		build "$PSRC" "$B/build-pre" "$QEMU" "$DISTRO"
-		log "bench: booting the series without the resizable index"
-		QEMU_CPU=max run_bench "$PSRC" "$B/build-pre" "$B/boot-pre" \
-			"KPB_N='${PRE_N:-$VARIANT_N}'" "KPB_H='1 16 256'" \
-			"KPB_PATHS='ftrace int3 kretprobe'" "KPB_LOOPS='${LOOPS:-20000}'" \
-			"KPB_ENABLE_BUDGET=2000"
-		pre_args=(--pre "$B/results-pre" --pre-from-results "$B/boot-pre/results.log")
-	fi
+	variant pre '^kprobes: look probes up in a resizable index' \
+		"${PRE_N:-$VARIANT_N}" "1 16 256" \
+		"the series without the resizable index" || true
 fi
 
 # The series on the plain guest: int3 kprobes boost there.
@@ -145,20 +147,21 @@ if [ "${BOOST_N:-1 10000 40000}" != 0 ]; then
 		--boosted-from-results "$B/boot-boosted/results.log")
 fi
 
+report_args=()
+for v in "${variants[@]}"; do
+	report_args+=("--$v" "$B/results-$v" "--$v-from-results" "$B/boot-$v/results.log")
+done
+
 log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
-	--pct "$sel/kstats_pct.awk" --check "${base_args[@]}" "${pre_args[@]}" "${boost_args[@]}" \
+	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" "${boost_args[@]}" \
 	--kernel "$DISTRO_KERNEL" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
-if [ ${#base_args[@]} -gt 0 ]; then
-	cp "$B/boot-base/results.log" "$B/results/results-base.log"
-	cp "$B/boot-base/console.log" "$B/results/console-base.log"
-fi
-if [ ${#pre_args[@]} -gt 0 ]; then
-	cp "$B/boot-pre/results.log" "$B/results/results-pre.log"
-	cp "$B/boot-pre/console.log" "$B/results/console-pre.log"
-fi
+for v in "${variants[@]}"; do
+	cp "$B/boot-$v/results.log" "$B/results/results-$v.log"
+	cp "$B/boot-$v/console.log" "$B/results/console-$v.log"
+done
 if [ ${#boost_args[@]} -gt 0 ]; then
 	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"
 	cp "$B/boot-boosted/console.log" "$B/results/console-boosted.log"
