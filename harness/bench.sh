@@ -7,7 +7,8 @@
 # The main kernel is the distribution-like one (qemu.config plus
 # distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's
 # "max" CPU), whose int3 kprobes never boost.  N="0 1000" H="1 16"
-# PATHS="ftrace int3" LOOPS=... H_BIG=... (0: none) choose another sweep.
+# PATHS="ftrace int3" LOOPS=... H_BIG=... (0: none) choose another sweep;
+# ENABLE_N the probe counts of the enabling-time section (default: N).
 # BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a fresh
 # application of patches/.
 #
@@ -83,6 +84,7 @@ sweep=()
 [ -n "${PATHS:-}" ] && sweep+=("KPB_PATHS='$PATHS'")
 [ -n "${LOOPS:-}" ] && sweep+=("KPB_LOOPS='$LOOPS'")
 [ -n "${ENABLE_BUDGET:-}" ] && sweep+=("KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
+[ -n "${ENABLE_N:-}" ] && sweep+=("KPB_ENABLE_N='$ENABLE_N'")
 log "bench: booting the series"
 QEMU_CPU=max run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
 

@@ -5,16 +5,18 @@
  *
  * The module carries KPB_NR_FN small generated functions: the probe sites.
  * Each hit path has its own range of KPB_HOT_MAX functions for its hot set,
- * and the rest are "fill" sites: probes that are registered (disabled, so
- * registering 40,000 of them takes seconds, not hours) but never hit.
- * Disabled probes stay in the kprobe hash table, so every get_kprobe() on
- * a hit walks past them just as if they were armed.
+ * and the rest are "fill" sites: probes that are registered but never hit,
+ * disabled or armed in one enable_kprobes() batch (one at a time, arming
+ * 40,000 of them would take minutes).  Disabled probes stay in the kprobe
+ * table, so every get_kprobe() on a hit finds its way past them just as if
+ * they were armed.
  *
  * It is driven by commands written to /sys/kernel/debug/test_kprobe_bench/ctl;
  * each command's result is one line in .../result:
  *
- *   fill N                 register or unregister disabled fill probes
- *                          until there are N
+ *   fill N [arm]           register or unregister fill probes until there
+ *                          are N, disabled, or with "arm" all armed in one
+ *                          enable_kprobes() call
  *   hot PATH H             arm probes on the first H sites of PATH, which
  *                          is ftrace, int3, opt (jump-optimized) or
  *                          kretprobe, replacing PATH's previous hot set
@@ -30,10 +32,18 @@
  *                          kprobe table while the hot probes are hit
  *   empty LOOPS            call kpb_empty() LOOPS times (traced through
  *                          kstats/_control to measure kstats itself)
- *   enable N BUDGET_MS     register and arm up to N probes on fill sites
- *                          (ftrace path) one by one, within BUDGET_MS; then
- *                          disarm and unregister them in one batch; both
- *                          times in the result
+ *   set PATH N             register N disabled probes on fill sites of PATH
+ *                          (ftrace: the entries, int3: the instruction
+ *                          after) with register_kprobes(): the enabling
+ *                          set; the fill set must be empty
+ *   arm MODE [BUDGET_MS]   arm the set: MODE one calls enable_kprobe() for
+ *                          one probe after the other and stops after
+ *                          BUDGET_MS, MODE batch calls enable_kprobes()
+ *   disarm MODE            disarm the armed probes of the set, with
+ *                          disable_kprobe() or disable_kprobes()
+ *   fire                   call every 16th function of the set: the
+ *                          enabled probes, and only those, must fire
+ *   unset                  unregister the set in one unregister_kprobes()
  *   sample MODE LOOPS NODE fire the kpb_sample trace event LOOPS times, in
  *                          batches of KPB_BATCH, each batch's ns per event
  *                          into NODE; MODE kstats first attaches a kstats
@@ -215,11 +225,8 @@ static void kpb_unfill_to(unsigned int n)
 	kpb_nr_fill = n;
 }
 
-/*
- * Registers fill probes until there are @n, disabled unless @arm, and
- * stops early after @deadline (ns, 0: none).
- */
-static int kpb_fill_to(unsigned int n, bool arm, u64 deadline)
+/* Registers disabled fill probes until there are @n. */
+static int kpb_fill_to(unsigned int n)
 {
 	struct kprobe *p;
 	int ret;
@@ -233,35 +240,57 @@ static int kpb_fill_to(unsigned int n, bool arm, u64 deadline)
 		p = &kpb_fill[kpb_nr_fill];
 		p->addr = kpb_site(KPB_FILL_BASE + kpb_nr_fill);
 		p->pre_handler = kpb_pre;
-		p->flags = arm ? 0 : KPROBE_FLAG_DISABLED;
+		p->flags = KPROBE_FLAG_DISABLED;
 		ret = register_kprobe(p);
 		if (ret) {
 			memset(p, 0, sizeof(*p));
 			return ret;
 		}
 		kpb_nr_fill++;
-		if (deadline && ktime_get_ns() > deadline)
-			break;
 		if (!(kpb_nr_fill & 255))
 			cond_resched();
 	}
 	return 0;
 }
 
-/* Grows or shrinks the disabled fill set to @n probes. */
-static int kpb_cmd_fill(unsigned int n)
+/* Arms every fill probe in one batch. */
+static int kpb_arm_fill(void)
 {
-	unsigned int from = kpb_nr_fill;
-	u64 t0 = ktime_get_ns();
+	struct kprobe **ps;
+	unsigned int i;
+	int ret;
+
+	if (!kpb_nr_fill)
+		return 0;
+	ps = kvmalloc_array(kpb_nr_fill, sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return -ENOMEM;
+	for (i = 0; i < kpb_nr_fill; i++)
+		ps[i] = &kpb_fill[i];
+	ret = enable_kprobes(ps, kpb_nr_fill);
+	kvfree(ps);
+	return ret;
+}
+
+/* Grows or shrinks the fill set to @n probes, armed if @arm. */
+static int kpb_cmd_fill(unsigned int n, bool arm)
+{
+	unsigned int i, from = kpb_nr_fill, armed = 0;
+	u64 t0 = ktime_get_ns(), t1;
 	int ret;
 
 	if (n > KPB_FILL_MAX)
 		return -ERANGE;
 	kpb_unfill_to(n);
-	ret = kpb_fill_to(n, false, 0);
+	ret = kpb_fill_to(n);
+	t1 = ktime_get_ns();
+	if (!ret && arm)
+		ret = kpb_arm_fill();
+	for (i = 0; i < kpb_nr_fill; i++)
+		armed += !kprobe_disabled(&kpb_fill[i]);
 	snprintf(kpb_result, sizeof(kpb_result),
-		 "fill n=%u from=%u ns=%llu\n",
-		 kpb_nr_fill, from, ktime_get_ns() - t0);
+		 "fill n=%u from=%u armed=%u ns=%llu arm_ns=%llu\n",
+		 kpb_nr_fill, from, armed, t1 - t0, ktime_get_ns() - t1);
 	return ret;
 }
 
@@ -471,25 +500,167 @@ static int kpb_cmd_empty(unsigned int loops)
 	return 0;
 }
 
-static int kpb_cmd_enable(unsigned int n, unsigned int budget_ms)
+/*
+ * The enabling-time set: probes on fill sites, registered disabled, then
+ * armed and disarmed one at a time or in one batch.
+ */
+static struct kpb_set {
+	struct kprobe *kp;
+	struct kprobe **ps;
+	unsigned int n, armed;
+	int path;
+} kpb_set;
+
+static u64 kpb_set_unregister(void)
 {
-	u64 t0, t1, t2;
-	unsigned int done;
+	u64 t0 = ktime_get_ns();
+
+	if (kpb_set.n)
+		unregister_kprobes(kpb_set.ps, kpb_set.n);
+	t0 = ktime_get_ns() - t0;
+	kvfree(kpb_set.kp);
+	kvfree(kpb_set.ps);
+	memset(&kpb_set, 0, sizeof(kpb_set));
+	return t0;
+}
+
+static int kpb_cmd_set(int path, unsigned int n)
+{
+	struct kpb_set *s = &kpb_set;
+	unsigned int i;
+	u64 t0;
 	int ret;
 
-	if (n > KPB_FILL_MAX)
+	if (path != KPB_FTRACE && path != KPB_INT3)
+		return -EINVAL;
+	if (!n || n > KPB_FILL_MAX)
 		return -ERANGE;
-	kpb_unfill_to(0);
+	if (kpb_nr_fill)
+		return -EBUSY;
+	kpb_set_unregister();
+	s->kp = kvcalloc(n, sizeof(*s->kp), GFP_KERNEL);
+	s->ps = kvmalloc_array(n, sizeof(*s->ps), GFP_KERNEL);
+	if (!s->kp || !s->ps) {
+		kpb_set_unregister();
+		return -ENOMEM;
+	}
+	s->path = path;
+	for (i = 0; i < n; i++) {
+		s->kp[i].addr = path == KPB_INT3 ? kpb_body(KPB_FILL_BASE + i) :
+						   kpb_site(KPB_FILL_BASE + i);
+		s->kp[i].pre_handler = kpb_pre;
+		s->kp[i].flags = KPROBE_FLAG_DISABLED;
+		s->ps[i] = &s->kp[i];
+	}
 	t0 = ktime_get_ns();
-	ret = kpb_fill_to(n, true, t0 + (u64)budget_ms * NSEC_PER_MSEC);
-	t1 = ktime_get_ns();
-	done = kpb_nr_fill;
-	kpb_unfill_to(0);
-	t2 = ktime_get_ns();
+	ret = register_kprobes(s->ps, n);
+	t0 = ktime_get_ns() - t0;
+	if (ret) {
+		kvfree(s->kp);
+		kvfree(s->ps);
+		memset(s, 0, sizeof(*s));
+		return ret;
+	}
+	s->n = n;
 	snprintf(kpb_result, sizeof(kpb_result),
-		 "enable n=%u armed=%u register_arm_ns=%llu disarm_unregister_ns=%llu\n",
-		 n, done, t1 - t0, t2 - t1);
+		 "set path=%s n=%u register_ns=%llu\n", kpb_path_name[path], n, t0);
+	return 0;
+}
+
+/*
+ * Arms the set: one probe at a time with enable_kprobe() (stopping after
+ * @budget_ms), or all with one enable_kprobes() call.
+ */
+static int kpb_cmd_arm(bool batch, unsigned int budget_ms)
+{
+	struct kpb_set *s = &kpb_set;
+	u64 t0, deadline;
+	unsigned int i;
+	int ret = 0;
+
+	if (!s->n)
+		return -ENOENT;
+	if (s->armed)
+		return -EBUSY;
+	t0 = ktime_get_ns();
+	deadline = t0 + (u64)budget_ms * NSEC_PER_MSEC;
+	if (batch) {
+		ret = enable_kprobes(s->ps, s->n);
+		s->armed = ret ? 0 : s->n;
+	} else {
+		for (i = 0; i < s->n && !ret; i++) {
+			ret = enable_kprobe(s->ps[i]);
+			s->armed += !ret;
+			if (ktime_get_ns() > deadline)
+				break;
+			cond_resched();
+		}
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "arm path=%s mode=%s n=%u armed=%u ns=%llu\n",
+		 kpb_path_name[s->path], batch ? "batch" : "one", s->n, s->armed,
+		 ktime_get_ns() - t0);
 	return ret;
+}
+
+/* Disarms the armed probes of the set, one at a time or in one batch. */
+static int kpb_cmd_disarm(bool batch)
+{
+	struct kpb_set *s = &kpb_set;
+	unsigned int i, done = 0;
+	u64 t0;
+	int ret = 0;
+
+	if (!s->n)
+		return -ENOENT;
+	t0 = ktime_get_ns();
+	if (batch && s->armed) {
+		ret = disable_kprobes(s->ps, s->armed);
+		done = ret ? 0 : s->armed;
+	} else {
+		for (i = 0; i < s->armed && !ret; i++) {
+			ret = disable_kprobe(s->ps[i]);
+			done += !ret;
+			cond_resched();
+		}
+	}
+	s->armed -= done;
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "disarm path=%s mode=%s disarmed=%u ns=%llu\n",
+		 kpb_path_name[s->path], batch ? "batch" : "one", done,
+		 ktime_get_ns() - t0);
+	return ret;
+}
+
+/*
+ * Calls every 16th function of the set: the probes that are enabled, and
+ * only those, fire (unless kprobes are switched off as a whole).
+ */
+static int kpb_cmd_fire(void)
+{
+	struct kpb_set *s = &kpb_set;
+	unsigned int i, calls = 0, expect = 0;
+	unsigned long h0 = kpb_read_hits();
+
+	for (i = 0; i < s->n; i += 16) {
+		kpb_fns[KPB_FILL_BASE + i](i);
+		calls++;
+		expect += !kprobe_disabled(&s->kp[i]);
+	}
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "fire calls=%u hits=%lu expect=%u\n",
+		 calls, kpb_read_hits() - h0, expect);
+	return 0;
+}
+
+static int kpb_cmd_unset(void)
+{
+	unsigned int n = kpb_set.n;
+	u64 ns = kpb_set_unregister();
+
+	snprintf(kpb_result, sizeof(kpb_result),
+		 "unset n=%u unregister_ns=%llu\n", n, ns);
+	return 0;
 }
 
 static void kpb_sample_probe(void *data, u64 value)
@@ -579,8 +750,26 @@ static int kpb_command(char *buf)
 	n = sscanf(buf, "%15s", verb);
 	if (n != 1)
 		return -EINVAL;
-	if (!strcmp(verb, "fill") && sscanf(buf, "%*s %u", &a) == 1)
-		return kpb_cmd_fill(a);
+	if (!strcmp(verb, "fill") && sscanf(buf, "%*s %u", &a) == 1) {
+		n = sscanf(buf, "%*s %*u %15s", word);
+		if (n == 1 && strcmp(word, "arm"))
+			return -EINVAL;
+		return kpb_cmd_fill(a, n == 1);
+	}
+	if (!strcmp(verb, "fire"))
+		return kpb_cmd_fire();
+	if (!strcmp(verb, "unset"))
+		return kpb_cmd_unset();
+	if ((!strcmp(verb, "arm") || !strcmp(verb, "disarm")) &&
+	    sscanf(buf, "%*s %15s", word) == 1) {
+		if (strcmp(word, "one") && strcmp(word, "batch"))
+			return -EINVAL;
+		if (!strcmp(verb, "disarm"))
+			return kpb_cmd_disarm(!strcmp(word, "batch"));
+		if (sscanf(buf, "%*s %*s %u", &a) != 1)
+			a = UINT_MAX;
+		return kpb_cmd_arm(!strcmp(word, "batch"), a);
+	}
 	if (!strcmp(verb, "optwait"))
 		return kpb_cmd_optwait();
 	if (!strcmp(verb, "unhot")) {
@@ -595,8 +784,10 @@ static int kpb_command(char *buf)
 	}
 	if (!strcmp(verb, "empty") && sscanf(buf, "%*s %u", &a) == 1)
 		return kpb_cmd_empty(a);
-	if (!strcmp(verb, "enable") && sscanf(buf, "%*s %u %u", &a, &b) == 2)
-		return kpb_cmd_enable(a, b);
+	if (!strcmp(verb, "set") && sscanf(buf, "%*s %15s %u", word, &a) == 2) {
+		path = kpb_path(word);
+		return path < 0 ? path : kpb_cmd_set(path, a);
+	}
 	if (!strcmp(verb, "sample") &&
 	    sscanf(buf, "%*s %15s %u %63s", word, &a, name) == 3)
 		return kpb_cmd_sample(word, a, name);
@@ -673,6 +864,7 @@ static void __exit kpb_exit(void)
 	debugfs_remove(kpb_dir);
 	mutex_lock(&kpb_mutex);
 	kpb_unhot_all();
+	kpb_set_unregister();
 	kpb_unfill_to(0);
 	kvfree(kpb_fill);
 	kpb_clear();

@@ -9,9 +9,10 @@
 # for the comparison with kstats.
 #
 # It arms probes on the first max(H) sites of each hit path (ftrace, int3,
-# opt, kretprobe; disjoint sites), then for each N registers N disabled
-# "fill" probes that are never hit (a disabled probe stays in the kprobe
-# hash table, and lookups walk past it), and for each path and H calls the
+# opt, kretprobe; disjoint sites), then for each N registers N "fill"
+# probes that are never hit, armed in one batch where the kernel has
+# enable_kprobes() (disabled otherwise: a disabled probe stays in the
+# kprobe table, and lookups get past it), and for each path and H calls the
 # first H sites round robin, LOOPS calls with the cache off then LOOPS with
 # it on; every call's duration goes to a kstats histogram.  The table
 # holds N + 4 * max(H) probes.  The same calls unprobed give the baseline;
@@ -26,7 +27,11 @@
 #   KPB_BIG_PATHS  the paths measured with KPB_H_BIG ["ftrace int3"]
 #   KPB_PATHS  hit paths ["ftrace int3 opt kretprobe"]
 #   KPB_LOOPS  calls per measurement [20000]
-#   KPB_ENABLE_BUDGET  ms allowed to arm N probes per N and state [8000]
+#   KPB_ENABLE_BUDGET  ms allowed to arm probes one at a time, per path
+#              and N [8000]
+#   KPB_ENABLE_PATHS  paths of the enabling-time section ["ftrace int3"]
+#   KPB_ENABLE_N  probe counts of the enabling-time section [KPB_N]
+#   KPB_FILL_ARM  1: arm the fill probes where the kernel can batch [1]
 #   KPB_CHURN_BATCH  fill probes unregistered per batch while hot probes
 #              are hit, at the largest N [1000]
 #   KPB_OUT    output directory [/tmp/kprobe_bench]
@@ -51,6 +56,9 @@ BIG_PATHS=${KPB_BIG_PATHS:-"ftrace int3"}
 PATHS=${KPB_PATHS:-"ftrace int3 opt kretprobe"}
 LOOPS=${KPB_LOOPS:-20000}
 BUDGET=${KPB_ENABLE_BUDGET:-8000}
+ENABLE_PATHS=${KPB_ENABLE_PATHS:-"ftrace int3"}
+ENABLE_N=${KPB_ENABLE_N:-$N_LIST}
+FILL_ARM=${KPB_FILL_ARM:-1}
 CHURN_BATCH=${KPB_CHURN_BATCH:-1000}
 OUT=${KPB_OUT:-/tmp/kprobe_bench}
 TSV=$OUT/bench.tsv
@@ -214,6 +222,11 @@ measure_all()
 # The unprobed calls: the baseline.
 ctl unhot
 ctl fill 0
+# A module that can arm its fill probes in one batch says how many are armed.
+fill_arm=
+if [ "$FILL_ARM" = 1 ] && ctl fill 0 arm && [ -n "$(field armed)" ]; then
+	fill_arm=arm
+fi
 optimization 0
 for path in $PATHS; do
 	for h in $H_LIST $H_BIG; do
@@ -242,11 +255,15 @@ done
 last_n=
 for n in $N_LIST; do
 	last_n=$n
-	if ! ctl fill "$n"; then
+	if ! ctl fill "$n" $fill_arm; then
 		not_ok "fill $n: $reply"
 		continue
 	fi
-	echo "fill	-	$n	-	-	-	$(field ns)" >> "$TSV"
+	printf 'fill\t-\t%s\t-\t-\t-\t%s %s %s\n' "$n" "$(field ns)" \
+		"$(field armed)" "$(field arm_ns)" >> "$TSV"
+	if [ -n "$fill_arm" ] && [ "$(field armed)" != "$n" ]; then
+		not_ok "fill $n: $(field armed) armed"
+	fi
 	# The kprobe table's index, where the kernel has one: probes,
 	# deleted slots, slots, bytes, resizes.
 	if [ -f "$kprobes/index" ]; then
@@ -302,7 +319,7 @@ if [ -n "$H_BIG" ] && [ -n "$last_n" ] && ctl fill 0; then
 	for path in $BIG_PATHS; do
 		arm "$path" "$H_BIG" && big="$big $path"
 	done
-	if ctl fill "$last_n"; then
+	if ctl fill "$last_n" $fill_arm; then
 		measure_all "$last_n" "$big" "$H_BIG"
 	else
 		not_ok "fill $last_n: $reply"
@@ -313,24 +330,99 @@ ctl unhot
 ctl fill 0
 optimization 1
 
-# Enabling time: register and arm N probes, disarm and unregister them.
-for n in $N_LIST; do
-	[ "$n" -gt 0 ] || continue
-	for c in $STATES; do
-		set_cache "$c"
-		if ctl enable "$n" "$BUDGET"; then
-			narmed=$(field armed)
-			times="$(field register_arm_ns) $(field disarm_unregister_ns)"
-			printf 'enable\tftrace\t%s\t-\t%s\t-\t%s %s\n' \
-				"$n" "$c" "$narmed" "$times" >> "$TSV"
-			[ "$narmed" = "$n" ] ||
-				diag "enable N=$n, cache $c: $narmed armed in $BUDGET ms"
-		else
-			not_ok "enable $n ($c): $reply"
+# now_ms: the uptime in ms (10 ms resolution).
+now_ms()
+{
+	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
+}
+
+# fire WANT WHAT: calls every 16th function of the enabling set; its probes
+# must fire: all (WANT all), none (WANT none) or the enabled ones (WANT
+# enabled).
+fire()
+{
+	if ! ctl fire; then
+		not_ok "fire: $reply"
+		return
+	fi
+	case $1 in
+	all) want=$(field calls) ;;
+	none) want=0 ;;
+	*) want=$(field expect) ;;
+	esac
+	[ "$(field hits)" = "$want" ] ||
+		not_ok "$path N=$n, $2: $(field hits) probes fired, $want expected"
+}
+
+# ctl_arm MODE ARGS...: arm or disarm the set; "COUNT NS" in $r.
+ctl_arm()
+{
+	if ctl "$@"; then
+		r="$(field armed)$(field disarmed) $(field ns)"
+		return 0
+	fi
+	not_ok "$path N=$n: $*: $reply"
+	r="0 0"
+	return 1
+}
+
+# Enabling time, per path and N: register N disabled probes, arm them one
+# at a time (stopping after BUDGET ms) and disarm them, then arm them in
+# one batch, switch every kprobe off and on through debugfs, disarm them
+# in one batch, and unregister them.  Every step is checked by calling the
+# probed functions.  int3 probes with the optimizer off, which would
+# otherwise start to rewrite them as soon as they are armed.
+optimization 0
+enable_api=
+ctl set ftrace 1 && ctl arm batch && enable_api=1
+ctl unset
+[ -n "$enable_api" ] || diag "no batched enabling in this kernel: skipped"
+for path in $ENABLE_PATHS; do
+	[ -n "$enable_api" ] || break
+	for n in $ENABLE_N; do
+		[ "$n" -gt 0 ] || continue
+		if ! ctl set "$path" "$n"; then
+			not_ok "set $path $n: $reply"
+			continue
 		fi
+		reg=$(field register_ns)
+		progress "enabling time: $path N=$n: registered"
+		ctl_arm arm one "$BUDGET"
+		one_arm=$r
+		fire enabled "armed one at a time"
+		ctl_arm disarm one
+		one_disarm=$r
+		fire none "disarmed one at a time"
+		ctl_arm arm batch
+		batch_arm=$r
+		[ "${r%% *}" = "$n" ] || not_ok "$path N=$n: ${r%% *} armed in a batch"
+		fire all "armed in a batch"
+		sw="- -"
+		if [ -f "$kprobes/enabled" ]; then
+			t0=$(now_ms)
+			echo 0 > "$kprobes/enabled"
+			t1=$(now_ms)
+			fire none "kprobes/enabled 0"
+			t2=$(now_ms)
+			echo 1 > "$kprobes/enabled"
+			t3=$(now_ms)
+			fire all "kprobes/enabled 1"
+			sw="$((t1 - t0)) $((t3 - t2))"
+		fi
+		ctl_arm disarm batch
+		batch_disarm=$r
+		fire none "disarmed in a batch"
+		ctl unset || not_ok "unset $path $n: $reply"
+		unreg=$(field unregister_ns)
+		printf 'enable\t%s\t%s\t-\tone\t-\t%s %s %s %s - -\n' \
+			"$path" "$n" "$n $one_arm" "$reg" "$one_disarm" "$unreg" >> "$TSV"
+		printf 'enable\t%s\t%s\t-\tbatch\t-\t%s %s %s %s %s\n' \
+			"$path" "$n" "$n $batch_arm" "$reg" "$batch_disarm" "$unreg" \
+			"$sw" >> "$TSV"
+		progress "enabling time: $path N=$n done"
 	done
-	progress "enabling time N=$n done"
 done
+optimization 1
 
 # kstats next to an ftrace hist trigger, on the same trace event.
 trig=$tracefs/events/test_kprobe_bench/kpb_sample/trigger
