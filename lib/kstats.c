@@ -5,8 +5,8 @@
  * A histogram splits the u64 range into buckets, one per power of two, and
  * each bucket into 2^frac_bits equal slots.  Every CPU owns a private array
  * of slots, so recording a sample is two this_cpu operations on memory no
- * other CPU writes.  Readers take a snapshot of all CPUs when they open the
- * debugfs file and print it; they never stop the writers.
+ * other CPU writes.  Readers stream the debugfs file line by line from the
+ * live arrays; they never stop the writers.
  *
  * See Documentation/trace/kstats.rst.
  */
@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -40,9 +41,6 @@
  * below 2^-19 of the value.
  */
 #define KSTATS_SUM_SHIFT_MIN	20
-
-/* Worst case length of one output line, with margin. */
-#define KSTATS_LINE_MAX		128
 
 struct kstats_slot {
 	u64 count;
@@ -105,18 +103,25 @@ kstats_sum_shift(unsigned int slot, unsigned int frac_bits)
 
 /**
  * kstats_record() - add one sample to a histogram
- * @ks: the histogram, from kstats_new(); NULL is a no-op
+ * @ks: the histogram, from kstats_new(); NULL or an error pointer (a
+ *	kstats_new() that failed) is a no-op
  * @value: the sample, e.g. a duration in ns
  *
- * Callable from any context, including hard interrupts and NMIs: it takes
- * no lock, never sleeps and writes only the current CPU's slot.  Samples
- * are dropped while the histogram is stopped.
+ * Callable from any context, including hard interrupts: it takes no lock,
+ * never sleeps and writes only the current CPU's slot.  Samples are dropped
+ * while the histogram is stopped.
+ *
+ * From NMIs too on 64-bit architectures, whose this_cpu operations on u64
+ * are single instructions.  Where they are not (i386 among them), an NMI
+ * that records into a histogram while the CPU it interrupted is inside
+ * kstats_record() for the same histogram can lose one of the two samples
+ * from the slot's count or sum; nothing else is affected.
  */
 void kstats_record(struct kstats *ks, u64 value)
 {
 	unsigned int slot;
 
-	if (!ks || !READ_ONCE(ks->active))
+	if (IS_ERR_OR_NULL(ks) || !READ_ONCE(ks->active))
 		return;
 
 	slot = __kstats_slot(value, ks->frac_bits);
@@ -142,127 +147,185 @@ static void kstats_reset(struct kstats *ks)
 		       ks->nr_slots * sizeof(struct kstats_slot));
 }
 
-/* Print "p" as a fraction with six decimals, without floating point. */
-static int kstats_print_line(char *buf, unsigned int slot, const char *what,
-			     unsigned int cpu, u64 count, u64 avg, u64 cum,
-			     u64 total)
-{
-	u64 ppm = total ? mul_u64_u64_div_u64(cum, 1000000, total) : 0;
-	u32 frac;
-	u64 whole = div_u64_rem(ppm, 1000000, &frac);
-
-	return scnprintf(buf, KSTATS_LINE_MAX,
-			 "slot %-3u %-4s %-4u count %8llu avg %8llu p %llu.%06u\n",
-			 slot, what, cpu, count, avg, whole, frac);
-}
-
 static u64 kstats_avg(u64 sum, u64 count, unsigned int shift)
 {
 	return count ? div64_u64(sum, count) << shift : 0;
 }
 
-/**
- * kstats_render() - print a snapshot of a histogram
- * @ks: the histogram
- *
- * For every slot with samples, one line per CPU that has samples in it and
- * one line for all CPUs.  The per-CPU arrays are copied first, so that the
- * cumulative fractions of one snapshot are consistent while other CPUs
- * keep recording.
- *
- * Return: the text (kvfree() it), or an ERR_PTR.
- */
-VISIBLE_IF_KUNIT struct kstats_text *kstats_render(struct kstats *ks)
+/* Print "p" as a fraction with six decimals, without floating point. */
+static void kstats_print_line(struct seq_file *m, unsigned int slot,
+			      const char *what, unsigned int cpu, u64 count,
+			      u64 avg, u64 cum, u64 total)
 {
-	unsigned int nr = ks->nr_slots, ncpus = 0, c, slot;
-	struct kstats_text *text = ERR_PTR(-ENOMEM);
-	size_t lines = nr, size, len = 0;
-	struct kstats_slot *snap = NULL;
-	u64 *total, *cum;
-	int *cpus, cpu;
+	u64 ppm = total ? mul_u64_u64_div_u64(min(cum, total), 1000000,
+					      total) : 0;
+	u32 frac;
+	u64 whole = div_u64_rem(ppm, 1000000, &frac);
 
-	cpus = kcalloc(num_possible_cpus(), sizeof(*cpus), GFP_KERNEL);
-	/* Per snapshot CPU and, at index ncpus, over all CPUs. */
-	total = kcalloc(2 * (num_possible_cpus() + 1), sizeof(*total),
-			GFP_KERNEL);
-	if (!cpus || !total)
-		goto out;
-	cum = total + num_possible_cpus() + 1;
+	seq_printf(m, "slot %-3u %-4s %-4u count %8llu avg %8llu p %llu.%06u\n",
+		   slot, what, cpu, count, avg, whole, frac);
+}
 
-	/* Only CPUs that have samples take room in the snapshot. */
+/*
+ * The file is read as a stream of lines, one per (slot, CPU) with samples
+ * and one per slot for all CPUs, from the live per-CPU arrays: the memory
+ * a reader takes is the seq_file buffer and this iterator, whatever the
+ * number of CPUs.  A CPU line is computed from that CPU's array alone, in
+ * one pass, so its count and fraction agree.  The CPUS lines carry the
+ * running count over all CPUs; samples recorded while the file is read can
+ * make it overtake the total taken when reading started, so that total is
+ * raised when it does and the fraction never passes 1.
+ */
+static bool kstats_iter_cpus_line(const struct kstats_iter *it)
+{
+	/* Signed: -1, before the first CPU of a slot, is not past the last. */
+	return it->cpu >= (int)nr_cpu_ids;
+}
+
+/* Sets the CPUS line of it->slot; false if no CPU has samples there. */
+static bool kstats_iter_fill_cpus(struct kstats_iter *it)
+{
+	u64 count = 0, sum = 0;
+	unsigned int with = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct kstats_slot *s = per_cpu_ptr(it->ks->slots, cpu) +
+					it->slot;
+		u64 c = READ_ONCE(s->count);
+
+		if (!c)
+			continue;
+		count += c;
+		sum += READ_ONCE(s->sum);
+		with++;
+	}
+	if (!count)
+		return false;
+	it->count = count;
+	it->sum = sum;
+	it->with = with;
+	it->cum += count;
+	if (it->cum > it->total)
+		it->total = it->cum;
+	return true;
+}
+
+/* Moves to the next line with samples; false at the end. */
+static bool kstats_iter_advance(struct kstats_iter *it)
+{
+	struct kstats *ks = it->ks;
+
+	while (it->slot < ks->nr_slots) {
+		if (kstats_iter_cpus_line(it)) {
+			it->slot++;
+			it->cpu = -1;
+			continue;
+		}
+		it->cpu = cpumask_next(it->cpu, cpu_possible_mask);
+		if (kstats_iter_cpus_line(it)) {
+			if (kstats_iter_fill_cpus(it))
+				return true;
+			continue;
+		}
+		if (READ_ONCE(per_cpu_ptr(ks->slots, it->cpu)[it->slot].count))
+			return true;
+	}
+	return false;
+}
+
+static void kstats_iter_rewind(struct kstats_iter *it)
+{
+	struct kstats *ks = it->ks;
+	unsigned int slot;
+	int cpu;
+
+	it->total = 0;
 	for_each_possible_cpu(cpu) {
 		struct kstats_slot *s = per_cpu_ptr(ks->slots, cpu);
 
-		for (slot = 0; slot < nr; slot++) {
-			if (READ_ONCE(s[slot].count)) {
-				cpus[ncpus++] = cpu;
-				break;
-			}
-		}
+		for (slot = 0; slot < ks->nr_slots; slot++)
+			it->total += READ_ONCE(s[slot].count);
 	}
-
-	if (ncpus) {
-		snap = kvcalloc(size_mul(ncpus, nr), sizeof(*snap), GFP_KERNEL);
-		if (!snap)
-			goto out;
-	}
-	for (c = 0; c < ncpus; c++) {
-		struct kstats_slot *s = per_cpu_ptr(ks->slots, cpus[c]);
-		struct kstats_slot *d = snap + (size_t)c * nr;
-
-		for (slot = 0; slot < nr; slot++) {
-			d[slot].count = READ_ONCE(s[slot].count);
-			d[slot].sum = READ_ONCE(s[slot].sum);
-			total[c] += d[slot].count;
-			if (d[slot].count)
-				lines++;
-		}
-		total[ncpus] += total[c];
-	}
-
-	size = size_add(sizeof(*text), size_mul(lines, KSTATS_LINE_MAX));
-	text = kvmalloc(size_add(size, 1), GFP_KERNEL);
-	if (!text) {
-		text = ERR_PTR(-ENOMEM);
-		goto out;
-	}
-
-	for (slot = 0; slot < nr; slot++) {
-		unsigned int shift = kstats_sum_shift(slot, ks->frac_bits);
-		unsigned int with = 0;
-		u64 count = 0, sum = 0;
-
-		for (c = 0; c < ncpus; c++) {
-			struct kstats_slot *d = snap + (size_t)c * nr + slot;
-
-			if (!d->count)
-				continue;
-			cum[c] += d->count;
-			len += kstats_print_line(text->buf + len, slot, "CPU",
-						 cpus[c], d->count,
-						 kstats_avg(d->sum, d->count,
-							    shift),
-						 cum[c], total[c]);
-			count += d->count;
-			sum += d->sum;
-			with++;
-		}
-		if (!count)
-			continue;
-		cum[ncpus] += count;
-		len += kstats_print_line(text->buf + len, slot, "CPUS", with,
-					 count, kstats_avg(sum, count, shift),
-					 cum[ncpus], total[ncpus]);
-	}
-	text->buf[len] = '\0';
-	text->len = len;
-out:
-	kvfree(snap);
-	kfree(total);
-	kfree(cpus);
-	return text;
+	it->cum = 0;
+	it->slot = 0;
+	it->cpu = -1;
+	it->line = 0;
+	it->more = kstats_iter_advance(it);
 }
-EXPORT_SYMBOL_IF_KUNIT(kstats_render);
+
+static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct kstats_iter *it = m->private;
+
+	/*
+	 * seq_file asks again for the line it could not fit, and for line 0
+	 * after a seek; anything else is replayed from the start.
+	 */
+	if (!*pos || *pos < it->line)
+		kstats_iter_rewind(it);
+	while (it->more && it->line < *pos) {
+		it->more = kstats_iter_advance(it);
+		it->line++;
+	}
+	return it->more ? it : NULL;
+}
+
+static void *kstats_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct kstats_iter *it = v;
+
+	it->more = kstats_iter_advance(it);
+	it->line++;
+	*pos = it->line;
+	return it->more ? it : NULL;
+}
+
+static void kstats_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kstats_seq_show(struct seq_file *m, void *v)
+{
+	struct kstats_iter *it = v;
+	struct kstats *ks = it->ks;
+	unsigned int shift = kstats_sum_shift(it->slot, ks->frac_bits);
+	struct kstats_slot *s;
+	u64 count, sum, cum = 0, total = 0;
+	unsigned int slot;
+
+	if (kstats_iter_cpus_line(it)) {
+		kstats_print_line(m, it->slot, "CPUS", it->with, it->count,
+				  kstats_avg(it->sum, it->count, shift),
+				  it->cum, it->total);
+		return 0;
+	}
+
+	s = per_cpu_ptr(ks->slots, it->cpu);
+	count = READ_ONCE(s[it->slot].count);
+	sum = READ_ONCE(s[it->slot].sum);
+	for (slot = 0; slot < ks->nr_slots; slot++) {
+		u64 c = slot == it->slot ? count : READ_ONCE(s[slot].count);
+
+		total += c;
+		if (slot <= it->slot)
+			cum += c;
+	}
+	/* Reset since the line was found: nothing to show. */
+	if (!count)
+		return SEQ_SKIP;
+	kstats_print_line(m, it->slot, "CPU", it->cpu, count,
+			  kstats_avg(sum, count, shift), cum, total);
+	return 0;
+}
+
+VISIBLE_IF_KUNIT const struct seq_operations kstats_seq_ops = {
+	.start = kstats_seq_start,
+	.next = kstats_seq_next,
+	.stop = kstats_seq_stop,
+	.show = kstats_seq_show,
+};
+EXPORT_SYMBOL_IF_KUNIT(kstats_seq_ops);
 
 /**
  * kstats_command() - apply a command written to a histogram's file
@@ -299,20 +362,13 @@ EXPORT_SYMBOL_IF_KUNIT(kstats_command);
 
 static int kstats_open(struct inode *inode, struct file *file)
 {
-	struct kstats_text *text = kstats_render(inode->i_private);
+	struct kstats_iter *it;
 
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	file->private_data = text;
+	it = __seq_open_private(file, &kstats_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->ks = inode->i_private;
 	return 0;
-}
-
-static ssize_t kstats_read(struct file *file, char __user *ubuf, size_t count,
-			   loff_t *ppos)
-{
-	struct kstats_text *text = file->private_data;
-
-	return simple_read_from_buffer(ubuf, count, ppos, text->buf, text->len);
 }
 
 static ssize_t kstats_write(struct file *file, const char __user *ubuf,
@@ -329,19 +385,13 @@ static ssize_t kstats_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-static int kstats_release(struct inode *inode, struct file *file)
-{
-	kvfree(file->private_data);
-	return 0;
-}
-
 static const struct file_operations kstats_fops = {
 	.owner = THIS_MODULE,
 	.open = kstats_open,
-	.read = kstats_read,
+	.read = seq_read,
 	.write = kstats_write,
-	.release = kstats_release,
-	.llseek = default_llseek,
+	.release = seq_release_private,
+	.llseek = seq_lseek,
 };
 
 static bool kstats_name_valid(const char *name)

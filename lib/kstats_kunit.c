@@ -8,6 +8,7 @@
 #include <linux/err.h>
 #include <linux/kstats.h>
 #include <linux/limits.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -30,18 +31,63 @@ static struct kstats *kstats_test_new(struct kunit *test, const char *name,
 	return ks;
 }
 
+#define KSTATS_TEST_BUF	65536
+
+/* A seq_file that writes into a KUnit buffer, reading histogram @ks. */
+static struct seq_file *kstats_test_seq(struct kunit *test, struct kstats *ks)
+{
+	struct seq_file *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	struct kstats_iter *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	m->buf = kunit_kzalloc(test, KSTATS_TEST_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->buf);
+	m->size = KSTATS_TEST_BUF - 1;
+	it->ks = ks;
+	m->private = it;
+	return m;
+}
+
+/*
+ * Reads the whole file the way seq_read() does, but stopping and starting
+ * again after every @per_start lines (0: never), as a reader with a small
+ * buffer makes it do.
+ */
+static char *kstats_test_read(struct kunit *test, struct kstats *ks,
+			      unsigned int per_start)
+{
+	struct seq_file *m = kstats_test_seq(test, ks);
+	const struct seq_operations *op = &kstats_seq_ops;
+	unsigned int shown = 0;
+	loff_t pos = 0;
+	void *v;
+
+	v = op->start(m, &pos);
+	while (v) {
+		KUNIT_ASSERT_FALSE(test, IS_ERR(v));
+		if (op->show(m, v) < 0)
+			break;
+		KUNIT_ASSERT_FALSE(test, seq_has_overflowed(m));
+		v = op->next(m, v, &pos);
+		if (v && per_start && !(++shown % per_start)) {
+			op->stop(m, v);
+			v = op->start(m, &pos);
+		}
+	}
+	op->stop(m, v);
+	m->buf[m->count] = '\0';
+	return m->buf;
+}
+
 static char *kstats_test_text(struct kunit *test, struct kstats *ks)
 {
-	struct kstats_text *text = kstats_render(ks);
-	char *copy;
+	char *text = kstats_test_read(test, ks, 0);
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, text);
-	KUNIT_EXPECT_EQ(test, text->len, strlen(text->buf));
-	copy = kunit_kzalloc(test, text->len + 1, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, copy);
-	memcpy(copy, text->buf, text->len);
-	kvfree(text);
-	return copy;
+	/* Stopping after every line or every other one changes nothing. */
+	KUNIT_EXPECT_STREQ(test, kstats_test_read(test, ks, 1), text);
+	KUNIT_EXPECT_STREQ(test, kstats_test_read(test, ks, 2), text);
+	return text;
 }
 
 /*
@@ -242,9 +288,74 @@ static void kstats_test_start_stop_reset(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
 				    kstats_command(ks, bad[i], strlen(bad[i])),
 				    "command '%s'", bad[i]);
-	/* A NULL node is a no-op for record and delete. */
+	/* NULL and error pointers are no-ops for record and delete. */
 	kstats_record(NULL, 1);
 	kstats_delete(NULL);
+	kstats_record(ERR_PTR(-ENOMEM), 1);
+	kstats_record(ERR_PTR(-MAX_ERRNO), 1);
+	kstats_delete(ERR_PTR(-EINVAL));
+}
+
+/*
+ * Lines are read from the live arrays: a reset between finding a line and
+ * printing it skips the line, a line asked for again (the seq_file buffer
+ * was full) prints the same, and a seek to the start reads everything anew.
+ */
+static void kstats_test_live_read(struct kunit *test)
+{
+	struct kstats *ks = kstats_test_new(test, "kunit_live", 3);
+	const struct seq_operations *op = &kstats_seq_ops;
+	struct seq_file *m = kstats_test_seq(test, ks);
+	static const char want[] =
+		"slot 7   CPUS 1    count        1 avg        7 p 1.000000\n";
+	loff_t pos = 0;
+	char *text;
+	void *v;
+
+	KUNIT_EXPECT_NULL(test, op->start(m, &pos));
+	op->stop(m, NULL);
+
+	/* CPU lines: the samples must stay on one CPU. */
+	migrate_disable();
+	kstats_record(ks, 5);
+	kstats_record(ks, 5000);
+	pos = 0;
+	v = op->start(m, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_EXPECT_EQ(test, 0, op->show(m, v));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m->buf, "slot 5   CPU "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m->buf, "p 0.500000"));
+	/* The same line again. */
+	m->count = 0;
+	op->stop(m, v);
+	v = op->start(m, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_EXPECT_EQ(test, 0, op->show(m, v));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m->buf, "slot 5   CPU "));
+
+	/* Past the CPU line of slot 5, to its CPUS line: reset under it. */
+	v = op->next(m, v, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_EXPECT_EQ(test, 0, kstats_command(ks, "reset", 5));
+	kstats_record(ks, 5000);
+	v = op->next(m, v, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	m->count = 0;
+	/* The CPU line of the 5000 recorded after the reset; then reset it. */
+	KUNIT_EXPECT_EQ(test, 0, op->show(m, v));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m->buf, "p 1.000000"));
+	KUNIT_EXPECT_EQ(test, 0, kstats_command(ks, "reset", 5));
+	m->count = 0;
+	KUNIT_EXPECT_EQ(test, SEQ_SKIP, op->show(m, v));
+	op->stop(m, v);
+	migrate_enable();
+
+	/* From the start again: the one sample left, and nothing else. */
+	kstats_record(ks, 7);
+	text = kstats_test_text(test, ks);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+	KUNIT_EXPECT_NULL(test, strstr(text, "slot 5"));
+	KUNIT_EXPECT_NULL(test, strstr(text, "slot 8"));
 }
 
 static void kstats_test_rejects(struct kunit *test)
@@ -309,6 +420,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_sum_scaling),
 	KUNIT_CASE(kstats_test_text_output),
 	KUNIT_CASE(kstats_test_start_stop_reset),
+	KUNIT_CASE(kstats_test_live_read),
 	KUNIT_CASE(kstats_test_rejects),
 	KUNIT_CASE(kstats_test_many_nodes),
 	{}

@@ -16,8 +16,8 @@
  *
  * Section mode (start X end Y, two functions) puts a kprobe on each and
  * records, per CPU, the time from a hit of X to the next hit of Y.
- * Tracepoint mode (X and Y named __tracepoint_NAME) does the same with two
- * tracepoint probes.
+ * Tracepoint mode (X and Y trace events, named SYSTEM:EVENT) does the same
+ * with a callback on each event.
  *
  * Every node S comes with GAP-S: per CPU, the time from the end of one
  * sample (return, Y) to the start of the next (entry, X).
@@ -39,7 +39,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
+#include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
 /* The longest command line, and the most a single write() may carry. */
@@ -48,7 +48,6 @@
 
 #define KSTATS_GAP_PREFIX	"GAP-"
 #define KSTATS_TRACE_NAME_MAX	(KSTATS_NAME_MAX - (sizeof(KSTATS_GAP_PREFIX) - 1))
-#define KSTATS_TP_PREFIX	"__tracepoint_"
 
 /* Same bound as kprobe_events' maxactive. */
 #define KSTATS_MAXACTIVE_MAX	4096
@@ -89,10 +88,8 @@ struct kstats_tracer {
 	struct kretprobe krp;		/* function */
 	struct kprobe kp_start;		/* section */
 	struct kprobe kp_end;
-	struct tracepoint *tp_start;	/* tracepoint */
-	struct tracepoint *tp_end;
-	struct module *tp_mod_start;	/* holds a reference, or NULL */
-	struct module *tp_mod_end;
+	struct trace_event_callback *ev_start;	/* tracepoint */
+	struct trace_event_callback *ev_end;
 
 	char name[KSTATS_NAME_MAX + 1];
 	char *start;
@@ -180,126 +177,59 @@ static int kstats_kprobe_end(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-#if IS_ENABLED(CONFIG_TRACEPOINTS) && !IS_ENABLED(CONFIG_CFI_CLANG)
+#ifdef CONFIG_EVENT_TRACING
 /*
- * Tracepoint probes are called with the tracepoint's own arguments after
- * @data.  These ignore them; the x86-64 calling convention allows it, but
- * kCFI would not, hence the CONFIG_CFI_CLANG exclusion above.
+ * Trace events call these through a callback of the trace event's own
+ * type: neither depends on the prototype of the event's tracepoint.
  */
-static void kstats_tp_start(void *data)
+static void kstats_event_start(void *data)
 {
 	kstats_trace_start(data);
 }
 
-static void kstats_tp_end(void *data)
+static void kstats_event_end(void *data)
 {
 	kstats_trace_end(data);
 }
 
-struct kstats_tp_lookup {
-	const char *name;
-	struct tracepoint *tp;
-	struct module *mod;
-	struct notifier_block nb;
-};
-
-static void kstats_tp_match(struct tracepoint *tp, void *priv)
+/* @name is SYSTEM:EVENT, as tracefs writes it (set_event). */
+static struct trace_event_callback *
+kstats_event_register(const char *name, void (*func)(void *data), void *data)
 {
-	struct kstats_tp_lookup *l = priv;
+	const char *colon = strchr(name, ':');
+	char *system;
+	struct trace_event_callback *cb;
 
-	if (!l->tp && !strcmp(tp->name, l->name))
-		l->tp = tp;
-}
-
-#ifdef CONFIG_MODULES
-/*
- * Called, under the tracepoint module list lock, for every module on that
- * list when the notifier is registered, and for modules coming while it
- * is.  Only a live module is taken: one still in its init could fail it
- * and be freed whatever its reference count.  The reference keeps a live
- * module (and its tracepoint) until the tracer is removed.
- */
-static int kstats_tp_module(struct notifier_block *nb, unsigned long state,
-			    void *data)
-{
-	struct kstats_tp_lookup *l = container_of(nb, struct kstats_tp_lookup,
-						  nb);
-	struct tp_module *tp_mod = data;
-	struct module *mod = tp_mod->mod;
-	unsigned int i;
-
-	if (state != MODULE_STATE_COMING || l->tp)
-		return NOTIFY_OK;
-	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tp;
-
-		tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
-		if (strcmp(tp->name, l->name))
-			continue;
-		if (READ_ONCE(mod->state) == MODULE_STATE_LIVE &&
-		    try_module_get(mod)) {
-			l->tp = tp;
-			l->mod = mod;
-		}
-		break;
-	}
-	return NOTIFY_OK;
-}
-
-static void kstats_tp_find_module(struct kstats_tp_lookup *l)
-{
-	l->nb.notifier_call = kstats_tp_module;
-	if (register_tracepoint_module_notifier(&l->nb))
-		return;
-	unregister_tracepoint_module_notifier(&l->nb);
-}
-#else
-static void kstats_tp_find_module(struct kstats_tp_lookup *l)
-{
-}
-#endif
-
-/* Finds tracepoint @name in the kernel, then in the loaded modules. */
-static struct tracepoint *kstats_tp_find(const char *name, struct module **mod)
-{
-	struct kstats_tp_lookup l = { .name = name };
-
-	for_each_kernel_tracepoint(kstats_tp_match, &l);
-	if (!l.tp)
-		kstats_tp_find_module(&l);
-	*mod = l.mod;
-	return l.tp;
+	system = kstrndup(name, colon - name, GFP_KERNEL);
+	if (!system)
+		return ERR_PTR(-ENOMEM);
+	cb = trace_event_callback_register(system, colon + 1, func, data);
+	kfree(system);
+	/* No such event is an unknown name, as for a symbol. */
+	if (cb == ERR_PTR(-EINVAL))
+		return ERR_PTR(-ENOENT);
+	return cb;
 }
 
 static int kstats_tp_register(struct kstats_tracer *kt)
 {
-	const char *x = kt->start + strlen(KSTATS_TP_PREFIX);
-	const char *y = kt->end + strlen(KSTATS_TP_PREFIX);
-	int ret;
-
-	kt->tp_start = kstats_tp_find(x, &kt->tp_mod_start);
-	if (!kt->tp_start)
-		return -ENOENT;
-	kt->tp_end = kstats_tp_find(y, &kt->tp_mod_end);
-	if (!kt->tp_end)
-		return -ENOENT;
 	/* Arm the end first: a start alone would only leave stale times. */
-	ret = tracepoint_probe_register(kt->tp_end, kstats_tp_end, kt);
-	if (ret)
-		return ret;
-	ret = tracepoint_probe_register(kt->tp_start, kstats_tp_start, kt);
-	if (ret) {
-		tracepoint_probe_unregister(kt->tp_end, kstats_tp_end, kt);
-		tracepoint_synchronize_unregister();
+	kt->ev_end = kstats_event_register(kt->end, kstats_event_end, kt);
+	if (IS_ERR(kt->ev_end))
+		return PTR_ERR(kt->ev_end);
+	kt->ev_start = kstats_event_register(kt->start, kstats_event_start,
+					     kt);
+	if (IS_ERR(kt->ev_start)) {
+		trace_event_callback_unregister(kt->ev_end);
+		return PTR_ERR(kt->ev_start);
 	}
-	return ret;
+	return 0;
 }
 
 static void kstats_tp_unregister(struct kstats_tracer *kt)
 {
-	tracepoint_probe_unregister(kt->tp_start, kstats_tp_start, kt);
-	tracepoint_probe_unregister(kt->tp_end, kstats_tp_end, kt);
-	tracepoint_synchronize_unregister();
+	trace_event_callback_unregister(kt->ev_start);
+	trace_event_callback_unregister(kt->ev_end);
 }
 #else
 static int kstats_tp_register(struct kstats_tracer *kt)
@@ -365,8 +295,6 @@ static void kstats_tracer_free(struct kstats_tracer *kt)
 {
 	kstats_delete(kt->ks);
 	kstats_delete(kt->gap);
-	module_put(kt->tp_mod_start);
-	module_put(kt->tp_mod_end);
 	free_percpu(kt->pcpu);
 	kfree(kt->start);
 	kfree(kt->end);
@@ -401,10 +329,12 @@ struct kstats_trace_args {
 	unsigned int maxactive;
 };
 
-static bool kstats_is_tp(const char *sym)
+/* A trace event is named SYSTEM:EVENT, both parts not empty. */
+static bool kstats_is_tp(const char *name)
 {
-	return str_has_prefix(sym, KSTATS_TP_PREFIX) &&
-	       sym[strlen(KSTATS_TP_PREFIX)];
+	const char *colon = strchr(name, ':');
+
+	return colon && colon != name && colon[1] && !strchr(colon + 1, ':');
 }
 
 static int kstats_trace_add(const struct kstats_trace_args *a)
@@ -418,6 +348,10 @@ static int kstats_trace_add(const struct kstats_trace_args *a)
 		return -ENAMETOOLONG;
 	tp_start = kstats_is_tp(a->start);
 	tp_end = a->end && kstats_is_tp(a->end);
+	/* A ':' anywhere else: not a symbol, and not an event either. */
+	if ((!tp_start && strchr(a->start, ':')) ||
+	    (a->end && !tp_end && strchr(a->end, ':')))
+		return -EINVAL;
 	/* Both ends of one kind, two different ends, no kretprobe on a tp. */
 	if (a->end && (tp_start != tp_end || !strcmp(a->start, a->end)))
 		return -EINVAL;
@@ -671,7 +605,7 @@ static int __init kstats_trace_init(void)
 	kstats_dir = debugfs_lookup("kstats", NULL);
 	if (!kstats_dir)
 		return -ENODEV;
-	kstats_control = debugfs_create_file("_control", 0644, kstats_dir,
+	kstats_control = debugfs_create_file("_control", 0600, kstats_dir,
 					     NULL, &kstats_control_fops);
 	return 0;
 }

@@ -14,7 +14,8 @@
  *   recurse  kstats_test_recurse(): US levels deep (US is the depth)
  *   section  kstats_test_section_begin(), US microseconds of busy wait,
  *            kstats_test_section_end(); and the same between the
- *            tracepoints kstats_test_begin and kstats_test_end
+ *            trace events test_kstats_trace:kstats_test_begin and
+ *            test_kstats_trace:kstats_test_end
  *
  * For sleep, migrate and section, the duration of every call measured by
  * the caller goes to the histogram kstats/test_kstats_trace-expected
@@ -35,17 +36,14 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
 #define EXPECTED_NAME	"test_kstats_trace-expected"
 #define MAX_THREADS	64
 #define MAX_DEPTH	64
 
-DECLARE_TRACE(kstats_test_begin, TP_PROTO(unsigned int us), TP_ARGS(us));
-DECLARE_TRACE(kstats_test_end, TP_PROTO(unsigned int us), TP_ARGS(us));
-DEFINE_TRACE(kstats_test_begin, TP_PROTO(unsigned int us), TP_ARGS(us));
-DEFINE_TRACE(kstats_test_end, TP_PROTO(unsigned int us), TP_ARGS(us));
+#define CREATE_TRACE_POINTS
+#include "test_kstats_trace_events.h"
 
 enum test_mode { T_EMPTY, T_SLEEP, T_MIGRATE, T_RECURSE, T_SECTION };
 

@@ -18,7 +18,11 @@ struct kstats;
 /* Longest node name, not counting the terminating NUL. */
 #define KSTATS_NAME_MAX		63
 
-#if IS_ENABLED(CONFIG_KSTATS)
+/*
+ * IS_REACHABLE: with CONFIG_KSTATS=m, code built into the kernel gets the
+ * stubs below (it could not link against the module), modules get kstats.
+ */
+#if IS_REACHABLE(CONFIG_KSTATS)
 struct kstats *kstats_new(const char *name, u8 frac_bits);
 void kstats_record(struct kstats *ks, u64 value);
 void kstats_delete(struct kstats *ks);

@@ -7,7 +7,7 @@
  * The commands come from a seeded PRNG (the same seed gives the same
  * commands) and mix random bytes, printable word soup, valid verbs with
  * the wrong number of words, bad numbers, lines and writes over the size
- * limits, non-printable bytes, unknown symbols and tracepoints, names in
+ * limits, non-printable bytes, unknown symbols and trace events, names in
  * use, bad names, impossible mode combinations, symbols kprobes refuses,
  * removal of unknown names, commands split over two writes, several
  * lines per write, and, at a low rate because registering probes is slow
@@ -128,8 +128,8 @@ static const char * const soup_words[] = {
 	"remove", "0", "1", "3", "5", "6", "-1", "4096", "4097", "+2", "x",
 	"fz1", "fz2", "GAP-fz1", "_x", "a/b", ".", "kstats_test_empty",
 	"kstats_test_section_begin", "kstats_test_section_end",
-	"__tracepoint_kstats_test_begin", "__tracepoint_kstats_test_end",
-	"__tracepoint_", "nosuch",
+	"test_kstats_trace:kstats_test_begin", "test_kstats_trace:kstats_test_end",
+	"test_kstats_trace:", ":kstats_test_end", "nosuch",
 };
 
 static uint64_t rng_state;
@@ -675,12 +675,12 @@ static void gen_unknown(struct wr *w)
 		break;
 	case 2:
 		add(w,
-		    "trace %s start __tracepoint_kstats_fuzz_nosuch_%x end __tracepoint_kstats_test_end",
+		    "trace %s start test_kstats_trace:kstats_fuzz_nosuch_%x end test_kstats_trace:kstats_test_end",
 		    fresh(name), r);
 		break;
 	case 3:
 		add(w,
-		    "trace %s start __tracepoint_kstats_test_begin end __tracepoint_kstats_fuzz_nosuch_%x",
+		    "trace %s start test_kstats_trace:kstats_test_begin end test_kstats_trace:kstats_fuzz_nosuch_%x",
 		    fresh(name), r);
 		break;
 	case 4:
@@ -709,7 +709,7 @@ static void gen_inuse(struct wr *w)
 		break;
 	default:
 		add(w,
-		    "trace %s bits %u start __tracepoint_kstats_test_begin end __tracepoint_kstats_test_end",
+		    "trace %s bits %u start test_kstats_trace:kstats_test_begin end test_kstats_trace:kstats_test_end",
 		    KEEP_NAME, below(6));
 		break;
 	}
@@ -773,17 +773,24 @@ static void gen_mixed(struct wr *w)
 
 	w->expect = EINVAL;
 	fresh(name);
-	switch (below(6)) {
+	switch (below(7)) {
+	case 5:
+		/* SYSTEM:EVENT with a part missing, or a third part. */
+		add(w, "trace %s start %s end test_kstats_trace:kstats_test_end",
+		    name, below(2) ? ":kstats_test_begin" : "test_kstats_trace:");
+		if (below(2))
+			add(w, ":x");
+		break;
 	case 0:
-		add(w, "trace %s start kstats_test_empty end __tracepoint_kstats_test_end",
+		add(w, "trace %s start kstats_test_empty end test_kstats_trace:kstats_test_end",
 		    name);
 		break;
 	case 1:
-		add(w, "trace %s start __tracepoint_kstats_test_begin end kstats_test_empty",
+		add(w, "trace %s start test_kstats_trace:kstats_test_begin end kstats_test_empty",
 		    name);
 		break;
 	case 2:
-		add(w, "trace %s start __tracepoint_kstats_test_begin", name);
+		add(w, "trace %s start test_kstats_trace:kstats_test_begin", name);
 		break;
 	case 3:
 		add(w, "trace %s start %s end %s", name, fn_targets[2],
@@ -795,7 +802,7 @@ static void gen_mixed(struct wr *w)
 		break;
 	default:
 		add(w,
-		    "trace %s end __tracepoint_kstats_test_end start __tracepoint_kstats_test_end",
+		    "trace %s end test_kstats_trace:kstats_test_end start test_kstats_trace:kstats_test_end",
 		    name);
 		break;
 	}
@@ -835,7 +842,7 @@ static void gen_valid_line(struct wr *w)
 		break;
 	default:
 		add(w,
-		    "trace %s start __tracepoint_kstats_test_begin end __tracepoint_kstats_test_end",
+		    "trace %s start test_kstats_trace:kstats_test_begin end test_kstats_trace:kstats_test_end",
 		    name);
 		if (below(2))
 			add(w, " bits %u", below(6));

@@ -24,6 +24,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 debugfs=/sys/kernel/debug
+tracefs=/sys/kernel/tracing
 kdir=$debugfs/kstats
 ctl=$kdir/_control
 kplist=$debugfs/kprobes/list
@@ -39,7 +40,7 @@ bg_pids=
 loaded=
 
 # Number of TAP results this script prints, one per check below.
-PLAN=81
+PLAN=85
 
 . "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
@@ -236,6 +237,9 @@ pin()
 if [ ! -d "$debugfs/kprobes" ] && ! grep -q " $debugfs debugfs " /proc/mounts; then
 	mount -t debugfs none "$debugfs" 2>/dev/null
 fi
+if [ -d "$tracefs" ] && [ ! -d "$tracefs/events" ]; then
+	mount -t tracefs none "$tracefs" 2>/dev/null
+fi
 [ -x "$kw" ] && [ -x "$fuzz" ] || skip_all "kstats_write and kstats_fuzz not built"
 if [ ! -d /sys/module/kstats_trace ]; then
 	modprobe kstats_trace 2>/dev/null && loaded="kstats_trace"
@@ -275,14 +279,17 @@ online=$(grep -c '^processor' /proc/cpuinfo)
 ktap_print_header
 ktap_set_plan "$PLAN"
 diag "$online CPUs online, $possible possible; default maxactive $maxact"
+# Root only, as kprobes' own files: it places probes anywhere.
+check "_control is readable and writable by root only" \
+	[ "$(stat -c %a "$ctl")" = 600 ]
 
 # --- parser --------------------------------------------------------------
 
 e=kstats_test_empty
 b=kstats_test_section_begin
 z=kstats_test_section_end
-tb=__tracepoint_kstats_test_begin
-te=__tracepoint_kstats_test_end
+tb=test_kstats_trace:kstats_test_begin
+te=test_kstats_trace:kstats_test_end
 
 perr "parse: unknown verb" "EINVAL EINVAL" "bogus fx" "TRACE fx start $e"
 perr "parse: missing words" "EINVAL EINVAL EINVAL" "trace" "remove" "trace fx start"
@@ -316,11 +323,17 @@ perr "parse: maxactive out of range or not a number" "ERANGE ERANGE ERANGE EINVA
 	"trace fx start $e maxactive +0" "trace fx start $e maxactive many"
 long=$(repeat 60 n)
 perr "parse: name of 60 characters" "ENAMETOOLONG" "trace $long start $e"
-perr "parse: unknown symbol or tracepoint" "ENOENT ENOENT ENOENT ENOENT ENOENT" \
+perr "parse: unknown symbol or trace event" "ENOENT ENOENT ENOENT ENOENT ENOENT ENOENT" \
 	"trace fx start kstats_no_such_function" "trace kstats_no_such_function" \
 	"trace fx start $b end kstats_no_such_function" \
-	"trace fx start __tracepoint_kstats_no_such end $te" \
-	"trace fx start $tb end __tracepoint_kstats_no_such"
+	"trace fx start test_kstats_trace:kstats_no_such end $te" \
+	"trace fx start $tb end test_kstats_trace:kstats_no_such" \
+	"trace fx start kstats_no_such_system:kstats_test_begin end $te"
+perr "parse: malformed trace event names" "EINVAL EINVAL EINVAL EINVAL EINVAL" \
+	"trace fx start :kstats_test_begin end $te" \
+	"trace fx start $tb end test_kstats_trace:" \
+	"trace fx start $tb end test_kstats_trace:kstats_test_end:x" \
+	"trace fx start : end $te" "trace fx start $tb end :"
 perr "parse: symbols kprobes refuses" "EINVAL EINVAL" \
 	"trace fx start kstats_record" "trace fx start jiffies"
 perr "parse: remove of unknown names" "ENOENT ENOENT ENOENT" "remove fx" \
@@ -386,6 +399,17 @@ check "kprobes listed for the function and section nodes" eval \
 	'[ "$(grep -cE "kstats_test_(empty|sleep|section_begin|section_end)" "$kplist")" -eq 4 ]'
 check "tracepoint node holds test_kstats_trace" eval \
 	'[ "$(test_refcnt)" -ge 2 ] && ! rmmod test_kstats_trace 2>/dev/null'
+# The events are soft-enabled ("0*"): nothing goes to the ring buffer, and
+# the trigger files show no user trigger.
+evdir=$tracefs/events/test_kstats_trace
+if [ -f "$evdir/kstats_test_begin/enable" ]; then
+	check "tracepoint: events soft-enabled, no user trigger shown" eval \
+		'[ "$(cat "$evdir/kstats_test_begin/enable")" = "0*" ] &&
+		 [ "$(cat "$evdir/kstats_test_end/enable")" = "0*" ] &&
+		 ! grep -qv "^#" "$evdir/kstats_test_begin/trigger"'
+else
+	ok "tracepoint: events soft-enabled, no user trigger shown # SKIP no tracefs"
+fi
 
 kstats_run empty 1000 0 2
 kstats_run sleep 20 1000 2
@@ -400,13 +424,14 @@ check "GAP nodes have samples" eval \
 	'[ "$(node_count GAP-fe)" -gt 0 ] && [ "$(node_count GAP-sec)" -gt 0 ] &&
 	 [ "$(node_count GAP-tp)" -gt 0 ]'
 
-# A tracepoint pair of the core kernel, the first that this kernel has.
+# A trace event pair of the core kernel, the first that this kernel has.
 core=
-for pair in "softirq_entry softirq_exit" "irq_handler_entry irq_handler_exit" \
-	    "hrtimer_expire_entry hrtimer_expire_exit" \
-	    "local_timer_entry local_timer_exit"; do
+for pair in "irq:softirq_entry irq:softirq_exit" \
+	    "irq:irq_handler_entry irq:irq_handler_exit" \
+	    "timer:hrtimer_expire_entry timer:hrtimer_expire_exit" \
+	    "irq_vectors:local_timer_entry irq_vectors:local_timer_exit"; do
 	set -- $pair
-	if [ "$(kwrite "trace core start __tracepoint_$1 end __tracepoint_$2")" = OK ]; then
+	if [ "$(kwrite "trace core start $1 end $2")" = OK ]; then
 		core="$1 $2"
 		break
 	fi
@@ -427,6 +452,13 @@ check "removed nodes and GAP nodes are gone" eval \
 	'gone fe && gone fs && gone sec && gone tp && gone core'
 check "remove unregistered every probe" eval 'clean_state && no_test_probes'
 check "remove released test_kstats_trace" [ "$(test_refcnt)" -eq 0 ]
+if [ -f "$evdir/kstats_test_begin/enable" ]; then
+	check "remove: events disabled again" eval \
+		'[ "$(cat "$evdir/kstats_test_begin/enable")" = 0 ] &&
+		 [ "$(cat "$evdir/kstats_test_end/enable")" = 0 ]'
+else
+	ok "remove: events disabled again # SKIP no tracefs"
+fi
 
 # The target's module goes away under a kretprobe and a section.
 kwrite "trace fg start $e" "trace sg start $b end $z" >/dev/null
