@@ -2,6 +2,7 @@
 # Entry points; the work is done by the scripts in harness/.
 #
 #   make bench    the mass-probe benchmark: hook cost vs probes, cache off/on
+#   make peers    one boot: what kstats, BPF and a hist trigger add to a call
 #   make check    every check of the series (what CI runs)
 #   make shell    boot the patched kernel to a busybox shell in QEMU
 #   make tree     out/linux: base + the series, one commit per patch
@@ -17,8 +18,9 @@
 OUT ?= $(CURDIR)/out
 export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG NO_DISTRO QEMU_ACCEL
 export N H H_BIG PATHS LOOPS ENABLE_BUDGET ENABLE_N BENCH_TREE BASE_N BASE_H PRE_N BOOST_N BOOST_H
+export PEERS_SRC PEERS_OBJ PEERS_N PEERS_ROUNDS PEERS_MODES PEERS_BTF PEERS_NICE PEERS_RESULTS
 
-.PHONY: all bench cachesim check deps base tree export build shell harness stress clean distclean help
+.PHONY: all bench peers cachesim check deps base tree export build shell harness stress clean distclean help
 
 all: help
 
@@ -55,11 +57,14 @@ stress:
 bench:
 	@harness/bench.sh
 
+peers:
+	@harness/peers.sh
+
 cachesim:
 	@harness/cachesim/run.sh
 
 clean:
-	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim
+	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim $(OUT)/peers $(OUT)/peers-build
 
 distclean:
 	rm -rf $(OUT)

@@ -6,7 +6,8 @@
 
 PKGS="linux-source-6.12 bison flex libelf-dev libssl-dev bc cpio kmod
 busybox-static qemu-system-x86 ccache dwarves sparse libglib2.0-dev
-python3 python3-ply python3-git perl git make gcc libc6-dev gnuplot-nox valgrind"
+python3 python3-ply python3-git perl git make gcc libc6-dev gnuplot-nox valgrind
+clang libbpf-dev zlib1g-dev"
 missing=()
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

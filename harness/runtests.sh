@@ -90,6 +90,24 @@ SH
 	expect+=(--expect-suite kprobe_bench_perf)
 fi
 
+# "Why not BPF?", short: what kstats (function, section, trace events), a
+# BPF kprobe + kretprobe pair (and fentry + fexit where the kernel has
+# BTF) and a hist trigger add to one system call; make peers runs the full
+# comparison.  Where the kernel has BPF events; not under KASAN.
+peers=0
+if grep -q '^CONFIG_BPF_EVENTS=y' "$OBJ/.config" &&
+   grep -q '^CONFIG_FTRACE_SYSCALLS=y' "$OBJ/.config" &&
+   ! grep -q '^CONFIG_KASAN=y' "$OBJ/.config"; then
+	peers=1
+	# Not the trace-event mode: it counts every system call, and the
+	# vDSO clock may fall back to one here (no tsc=reliable); the kstats
+	# kselftest covers that mode.
+	"$TOP/harness/peers/stage.sh" "$BOOTDIR/extra/kseries" \
+		"PEERS_N=5000" "PEERS_ROUNDS=1" \
+		"PEERS_MODES='kstats-fn kstats-sec bpf-kprobe bpf-fentry hist'"
+	expect+=(--expect-suite peers)
+fi
+
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$BOOTDIR/initramfs.cpio" "$BOOTDIR/extra"
 rc=0
 "$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$BOOTDIR/initramfs.cpio" \
@@ -130,5 +148,15 @@ if [ "$bench" = 1 ]; then
 	else
 		tail -5 "$BOOTDIR/bench.txt" >&2
 		rec FAIL "$LABEL: kprobe_bench report" "see $BOOTDIR/bench.txt"
+	fi
+fi
+if [ "$peers" = 1 ]; then
+	if python3 "$TOP/harness/peers/peers_report.py" "$BOOTDIR/results.log" \
+		"$BOOTDIR/peers" --title "kstats, BPF and a hist trigger on getpid ($LABEL, short run)" \
+		>"$BOOTDIR/peers.txt" 2>&1; then
+		rec PASS "$LABEL: peers report, every mode counted its calls ($BOOTDIR/peers/peers.md)"
+	else
+		tail -5 "$BOOTDIR/peers.txt" >&2
+		rec FAIL "$LABEL: peers report" "see $BOOTDIR/peers/peers.md"
 	fi
 fi
