@@ -151,6 +151,7 @@ if [ "$bench" = 1 ]; then
 	fi
 fi
 if [ "$peers" = 1 ]; then
+	mkdir -p "$BOOTDIR/peers"
 	if python3 "$TOP/harness/peers/peers_report.py" "$BOOTDIR/results.log" \
 		"$BOOTDIR/peers" --title "kstats, BPF and a hist trigger on getpid ($LABEL, short run)" \
 		>"$BOOTDIR/peers.txt" 2>&1; then
