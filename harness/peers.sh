@@ -31,7 +31,6 @@ P=$TOP/harness/peers
 cc=$(kmake_cc)
 
 [ -f "$SRC/Makefile" ] || die "no kernel tree at $SRC (PEERS_SRC)"
-command -v clang >/dev/null || die "no clang (make deps)"
 
 # The kernel.
 frags=("$TOP/harness/configs/qemu.config" "$TOP/harness/configs/peers.config")
