@@ -4,6 +4,9 @@
 # one result line per test case to RESULTS, each prefixed with LABEL.
 # Usage: runtests.sh SRC OBJ BOOTDIR RESULTS LABEL
 # STRESS_SECONDS: length of the kprobe cache stress run (default 20).
+# KSERIES_STAGED: a file to create once the kernel, its configuration and
+# the initramfs are copied out of SRC and OBJ; from then on the caller may
+# rebuild OBJ or check out another commit in SRC while the guest runs.
 . "$(dirname "$0")/common.sh"
 
 SRC=$1 OBJ=$2 BOOTDIR=$3 RES=$4 LABEL=$5
@@ -12,12 +15,16 @@ STRESS_SECONDS=${STRESS_SECONDS:-20}
 
 rm -rf "$BOOTDIR"
 mkdir -p "$BOOTDIR/extra/kseries/tests.d" "$BOOTDIR/extra/kseries/selftests"
+# What the boot and the report need from OBJ, copied.
+CONFIG=$BOOTDIR/config
+cp -- "$CONFIG" "$CONFIG"
+cp -- "$OBJ/arch/x86/boot/bzImage" "$BOOTDIR/bzImage"
 expect=(--expect-suite system --expect-suite kprobes_test)
 # KUnit suites that live in modules (built-in ones run at boot), and the
 # suite each one brings.
 mods=()
 while read -r cfg mod suite; do
-	grep -q "^CONFIG_$cfg=m" "$OBJ/.config" || continue
+	grep -q "^CONFIG_$cfg=m" "$CONFIG" || continue
 	mods+=("$mod")
 	expect+=(--expect-suite "$suite")
 done <<'LIST'
@@ -34,7 +41,7 @@ for d in kprobe_cache kstats kprobe_bench; do
 done
 stage_selftests "$SRC" "$BOOTDIR/extra/kseries/selftests" "${dirs[@]}"
 st=$SRC/tools/testing/selftests/kprobe_cache/kprobe_cache_stress.sh
-if [ -f "$st" ] && grep -q '^CONFIG_TEST_KPROBE_CACHE=m' "$OBJ/.config"; then
+if [ -f "$st" ] && grep -q '^CONFIG_TEST_KPROBE_CACHE=m' "$CONFIG"; then
 	printf '#!/bin/sh\nexec /kseries/selftests/kprobe_cache/kprobe_cache_stress.sh %s\n' \
 		"$STRESS_SECONDS" >"$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
 	chmod +x "$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
@@ -44,7 +51,7 @@ fi
 # The kstats selftest: kstats_trace.sh and its two helpers, linked
 # statically on the host for the busybox guest.
 kst=$SRC/tools/testing/selftests/kstats
-if [ -f "$kst/kstats_trace.sh" ] && grep -q '^CONFIG_TEST_KSTATS_TRACE=m' "$OBJ/.config"; then
+if [ -f "$kst/kstats_trace.sh" ] && grep -q '^CONFIG_TEST_KSTATS_TRACE=m' "$CONFIG"; then
 	kdst=$BOOTDIR/extra/kseries/selftests/kstats
 	mkdir -p "$kdst"
 	for b in kstats_write kstats_fuzz; do
@@ -60,8 +67,8 @@ fi
 # in the debug boot, where KASAN makes the module load take minutes.
 sel=$SRC/tools/testing/selftests/kprobe_bench
 bench=0
-if [ -f "$sel/kprobe_bench.sh" ] && grep -q '^CONFIG_TEST_KPROBE_BENCH=m' "$OBJ/.config"; then
-	if ! grep -q '^CONFIG_KASAN=y' "$OBJ/.config"; then
+if [ -f "$sel/kprobe_bench.sh" ] && grep -q '^CONFIG_TEST_KPROBE_BENCH=m' "$CONFIG"; then
+	if ! grep -q '^CONFIG_KASAN=y' "$CONFIG"; then
 		bench=1
 		install -m 0755 "$TOP/harness/guest-bench.sh" \
 			"$BOOTDIR/extra/kseries/tests.d/40-kprobe_bench.sh"
@@ -93,11 +100,12 @@ fi
 # "Why not BPF?", short: what kstats (function, section, trace events), a
 # BPF kprobe + kretprobe pair (and fentry + fexit where the kernel has
 # BTF) and a hist trigger add to one system call; make peers runs the full
-# comparison.  Where the kernel has BPF events; not under KASAN.
+# comparison.  Where the kernel has BPF events (in make check, the debug
+# boot: there it checks that every mode counts its calls, under KASAN and
+# lockdep; its times are not comparisons).
 peers=0
-if grep -q '^CONFIG_BPF_EVENTS=y' "$OBJ/.config" &&
-   grep -q '^CONFIG_FTRACE_SYSCALLS=y' "$OBJ/.config" &&
-   ! grep -q '^CONFIG_KASAN=y' "$OBJ/.config"; then
+if grep -q '^CONFIG_BPF_EVENTS=y' "$CONFIG" &&
+   grep -q '^CONFIG_FTRACE_SYSCALLS=y' "$CONFIG"; then
 	peers=1
 	# Not the trace-event mode: it counts every system call, and the
 	# vDSO clock may fall back to one here (no tsc=reliable); the kstats
@@ -109,8 +117,9 @@ if grep -q '^CONFIG_BPF_EVENTS=y' "$OBJ/.config" &&
 fi
 
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$BOOTDIR/initramfs.cpio" "$BOOTDIR/extra"
+[ -z "${KSERIES_STAGED:-}" ] || : >"$KSERIES_STAGED"
 rc=0
-"$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$BOOTDIR/initramfs.cpio" \
+"$TOP/harness/boot.sh" "$BOOTDIR/bzImage" "$BOOTDIR/initramfs.cpio" \
 	"$BOOTDIR" "$BOOT_TIMEOUT" || rc=$?
 [ "$rc" -eq 0 ] || rec FAIL "$LABEL: QEMU exited by itself" "exit code $rc"
 
@@ -125,7 +134,7 @@ log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
 [ "$n" -gt 0 ] || { cat "$BOOTDIR/parse.txt" >&2; rec FAIL "$LABEL: the guest reported results"; }
 # A PREEMPT_DYNAMIC kernel runs the model its command line asks for
 # (voluntary without preempt=, as Debian's kernel).
-if grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$OBJ/.config"; then
+if grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$CONFIG"; then
 	model=voluntary
 	for w in ${KSERIES_APPEND:-}; do
 		case "$w" in preempt=*) model=${w#preempt=} ;; esac
@@ -142,7 +151,7 @@ grep -E 'Spectre V2 :|RETBleed:|CET detected|ibt|Speculative Return Stack' \
 	"$BOOTDIR/console.log" | sed 's/^\[[^]]*\] //' >"$BOOTDIR/cpu.txt" || true
 if [ "$bench" = 1 ]; then
 	if python3 "$TOP/harness/bench_report.py" "$BOOTDIR/bench" --check \
-		--from-results "$BOOTDIR/results.log" --pct "$sel/kstats_pct.awk" \
+		--from-results "$BOOTDIR/results.log" --pct "$BOOTDIR/extra/kseries/selftests/kprobe_bench/kstats_pct.awk" \
 		--title "kprobe_bench short sweep ($LABEL)" >"$BOOTDIR/bench.txt" 2>&1; then
 		rec PASS "$LABEL: kprobe_bench report (short sweep, $BOOTDIR/bench.txt)"
 	else
