@@ -62,13 +62,16 @@ kbuild() {
 	fi
 }
 
-# wait_boots: wait for the boots running in the background.
+# wait_boots: wait for the boots running in the background; a boot script
+# that stops on an error of its own is a failed check.
 wait_boots() {
-	local pid
-	for pid in "${pids[@]}"; do
-		wait "$pid" || true
+	local i
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" ||
+			record FAIL "${labels[$i]}: runtests.sh ran to its end" "exit code $?"
 	done
 	pids=()
+	labels=()
 }
 
 "$TOP/harness/deps.sh"
@@ -145,6 +148,7 @@ extra=$(comm -13 <(echo "$created") <(echo "$overlay"))
 # As root, the boot runs at a higher priority than the builds: a guest
 # is one QEMU thread, the longest single step, and its tests time out.
 pids=()
+labels=()
 pri=()
 [ "$(id -u)" -ne 0 ] || pri=(nice -n -10)
 boot_bg() {
@@ -155,9 +159,11 @@ boot_bg() {
 		"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" &
 	pid=$!
 	pids+=("$pid")
+	labels+=("$label")
 	while [ ! -e "$staged" ] && kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 	done
+	[ -e "$staged" ] || log "$label: runtests.sh stopped before the boot"
 }
 
 # matrix NAME CONFIG-LINE...: build the last patch with the fragment plus

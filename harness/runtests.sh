@@ -17,7 +17,7 @@ rm -rf "$BOOTDIR"
 mkdir -p "$BOOTDIR/extra/kseries/tests.d" "$BOOTDIR/extra/kseries/selftests"
 # What the boot and the report need from OBJ, copied.
 CONFIG=$BOOTDIR/config
-cp -- "$CONFIG" "$CONFIG"
+cp -- "$OBJ/.config" "$CONFIG"
 cp -- "$OBJ/arch/x86/boot/bzImage" "$BOOTDIR/bzImage"
 expect=(--expect-suite system --expect-suite kprobes_test)
 # KUnit suites that live in modules (built-in ones run at boot), and the
