@@ -6,7 +6,9 @@
 # STRESS_SECONDS: length of the kprobe cache stress run (default 20).
 # KSERIES_STAGED: a file to create once the kernel, its configuration and
 # the initramfs are copied out of SRC and OBJ; from then on the caller may
-# rebuild OBJ or check out another commit in SRC while the guest runs.
+# rebuild OBJ or check out another commit of the series in SRC while the
+# guest runs (after the boot only SRC's tools/testing/kunit is read, which
+# the series does not change).
 . "$(dirname "$0")/common.sh"
 
 SRC=$1 OBJ=$2 BOOTDIR=$3 RES=$4 LABEL=$5
