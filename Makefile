@@ -11,12 +11,15 @@
 #   make stress   debug kernel (KASAN, lockdep), long kprobe cache stress run
 #   make cachesim cache misses of the hit path, modelled in QEMU, cache off/on
 #
-# KSRC=/path/to/linux uses your own 6.12.y git tree as the base.
+# BASE=7.2 or BASE=6.18 works on the port in ports/BASE instead of 6.12
+# (make tree BASE=7.2, make check BASE=7.2, make bench BASE=6.18, ...);
+# plain make check checks 6.12 in full and builds and boots every port.
+# KSRC=/path/to/linux uses your own git tree of the base's release line.
 # make bench N="0 1000 40000" H="1 16" PATHS="ftrace int3" LOOPS=20000
 # chooses another sweep.
 
 OUT ?= $(CURDIR)/out
-export OUT KSRC JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG CHECK_DISTRO QEMU_ACCEL
+export OUT KSRC BASE CHECK_PORTS KSERIES_CACHE JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG CHECK_DISTRO QEMU_ACCEL
 export N H H_BIG PATHS LOOPS ENABLE_BUDGET ENABLE_N BENCH_TREE BASE_N BASE_H PRE_N BOOST_N BOOST_H
 export PEERS_SRC PEERS_OBJ PEERS_N PEERS_ROUNDS PEERS_MODES PEERS_BTF PEERS_NICE PEERS_RESULTS
 

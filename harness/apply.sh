@@ -15,16 +15,21 @@ if [ ! -d "$DIR" ]; then
 	mkdir -p "$(dirname "$DIR")"
 	git -C "$LINUX" worktree add -q --detach "$DIR" base
 fi
+name="Debian base"
+if [ "$BASE" != 6.12 ]; then
+	# shellcheck source=/dev/null
+	name="Linux $(. "$SERIES_DIR/base.conf" && echo "$VERSION")"
+fi
 cd "$DIR"
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -f --detach base
 git clean -q -fdx
 while read -r p; do
 	if hgit am -q "$p" >/dev/null 2>&1; then
-		rec PASS "apply (Debian base): $(basename "$p")"
+		rec PASS "apply ($name): $(basename "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
-		rec FAIL "apply (Debian base): $(basename "$p")"
+		rec FAIL "apply ($name): $(basename "$p")"
 		exit 1
 	fi
 done < <(series_patches)

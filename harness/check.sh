@@ -3,6 +3,12 @@
 # make check: every check of the series, each counted as one result, and a
 # closing "N passed, N failed" line.  Works on its own worktree of the base
 # repository ($OUT/check/src), never on the developer's tree.
+#
+# BASE=6.12 (the default) checks the 6.12 series in full and then, beside
+# it, every port in ports/ (CHECK_PORTS="7.2 6.18" by default; "none" for
+# none): checkpatch, git am, the new files against 6.12's, the build and
+# the boot with the KUnit suites and kselftests.  BASE=7.2 (or 6.18)
+# checks that port in full, as 6.12.
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
@@ -11,21 +17,30 @@ CHK=$OUT/check
 SRC=$CHK/src
 OBJ=$CHK/build
 OBJ32=$CHK/build-i386
-RES=$CHK/results.txt
+# CHECK_SCOPE=port: the short check of a port, run by the 6.12 check in
+# the background, appending to its results (CHECK_RES).
+SCOPE=${CHECK_SCOPE:-full}
+RES=${CHECK_RES:-$CHK/results.txt}
+RELEASE=6.12
+if [ "$BASE" != 6.12 ]; then
+	# shellcheck source=/dev/null
+	RELEASE=$(. "$SERIES_DIR/base.conf" && echo "$VERSION")
+fi
+[ "$SCOPE" = full ] || export RPFX="$RELEASE: "
 FRAG=$TOP/harness/configs/qemu.config
 DISTRO=$TOP/harness/configs/distro.config
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 mkdir -p "$CHK"
-: >"$RES"
+[ -n "${CHECK_RES:-}" ] || : >"$RES"
 
 record() {
 	local st=$1 name=$2
 	shift 2
-	echo "$st $name${*:+: $*}" >>"$RES"
+	echo "$st ${RPFX:-}$name${*:+: $*}" >>"$RES"
 	case "$st" in
-	PASS) log "ok:   $name" ;;
-	SKIP) log "skip: $name${*:+ ($*)}" ;;
-	*) log "FAIL: $name${*:+ ($*)}" ;;
+	PASS) log "ok:   ${RPFX:-}$name" ;;
+	SKIP) log "skip: ${RPFX:-}$name${*:+ ($*)}" ;;
+	*) log "FAIL: ${RPFX:-}$name${*:+ ($*)}" ;;
 	esac
 }
 
@@ -75,23 +90,27 @@ wait_boots() {
 }
 
 "$TOP/harness/deps.sh"
-"$TOP/harness/base.sh"
+if ! "$TOP/harness/base.sh"; then
+	record FAIL "base: Linux $RELEASE committed as the base"
+	[ "$SCOPE" = port ] || { summary; exit 1; }
+	exit 0
+fi
 mapfile -t PATCHES < <(series_patches)
-log "check: ${#PATCHES[@]} patches in series"
+log "check: ${#PATCHES[@]} patches in series${RPFX:+ (Linux $RELEASE)}"
 
 # 1. series and patches/ agree.
 bad=
 for p in "${PATCHES[@]}"; do
 	[ -f "$p" ] || { bad=1; record FAIL "series: $(basename "$p") exists"; }
 done
-for p in "$TOP"/patches/*.patch; do
+for p in "$SERIES_DIR"/patches/*.patch; do
 	b=$(basename "$p")
 	case "$b" in 0000-*) continue ;; esac
-	grep -qxF "$b" "$TOP/series" || { bad=1; record FAIL "series: $b is listed"; }
+	grep -qxF "$b" "$SERIES_DIR/series" || { bad=1; record FAIL "series: $b is listed"; }
 done
 [ -n "$bad" ] || record PASS "series: series and patches/ agree"
-[ -f "$TOP/patches/0000-cover-letter.patch" ] &&
-	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$TOP/patches/0000-cover-letter.patch" &&
+[ -f "$SERIES_DIR/patches/0000-cover-letter.patch" ] &&
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$SERIES_DIR/patches/0000-cover-letter.patch" &&
 	record PASS "series: cover letter is filled in" ||
 	record FAIL "series: cover letter is filled in"
 
@@ -116,26 +135,43 @@ done
 # 3. git am on the base, one commit per patch.
 if ! "$TOP/harness/apply.sh" "$SRC" "$RES"; then
 	record FAIL "build" "not attempted: the series does not apply"
-	summary
-	exit 1
+	[ "$SCOPE" = port ] || { summary; exit 1; }
+	exit 0
 fi
 cd "$SRC"
 HEAD_COMMIT=$(git rev-parse HEAD)
 
-# 4. The overlay folders hold exactly the files the series creates.
+# 4. The overlay folders hold exactly the files the series creates.  A
+#    port creates the same files, identical to 6.12's but for those its
+#    "differs" file lists, each with the API change that makes it differ.
 bad=
 created=$(git diff --name-only --diff-filter=A base HEAD | sort)
-for f in $created; do
-	cmp -s "$f" "$TOP/$f" || { bad=1; log "overlay: $f differs from the series"; }
-done
 overlay=$(cd "$TOP" && find lib include kernel arch tools Documentation -type f 2>/dev/null | sort || true)
-extra=$(comm -13 <(echo "$created") <(echo "$overlay"))
-[ -z "$extra" ] || { bad=1; log "overlay: not created by the series: $extra"; }
-[ -z "$bad" ] && record PASS "overlay: matches the files the series creates" ||
-	record FAIL "overlay: matches the files the series creates" "run 'make export'"
+if [ "$BASE" = 6.12 ]; then
+	for f in $created; do
+		cmp -s "$f" "$TOP/$f" || { bad=1; log "overlay: $f differs from the series"; }
+	done
+	extra=$(comm -13 <(echo "$created") <(echo "$overlay"))
+	[ -z "$extra" ] || { bad=1; log "overlay: not created by the series: $extra"; }
+	[ -z "$bad" ] && record PASS "overlay: matches the files the series creates" ||
+		record FAIL "overlay: matches the files the series creates" "run 'make export'"
+else
+	listed=$(sed -n 's/^\([^#[:space:]][^[:space:]]*\):.*/\1/p' "$SERIES_DIR/differs" 2>/dev/null | sort)
+	differ=$(for f in $created; do cmp -s "$f" "$TOP/$f" 2>/dev/null || echo "$f"; done)
+	for f in $(comm -23 <(echo "$differ") <(echo "$listed")); do
+		bad=1
+		log "new files: $f differs from 6.12's and ports/$BASE/differs does not say why"
+	done
+	for f in $(comm -13 <(echo "$differ") <(echo "$listed")); do
+		bad=1
+		log "new files: ports/$BASE/differs lists $f, which does not differ"
+	done
+	[ -z "$bad" ] && record PASS "new files: identical to 6.12's but for the API changes listed" ||
+		record FAIL "new files: identical to 6.12's but for the API changes listed"
+fi
 
 # 5. The series also applies to vanilla 6.12.117.
-"$TOP/harness/vanilla.sh" "$RES" || true
+[ "$BASE" != 6.12 ] || "$TOP/harness/vanilla.sh" "$RES" || true
 
 # Order: the kernels that boot are built first, so that each boot (one
 # host core under TCG) runs while the other checks build on the rest:
@@ -200,6 +236,14 @@ fi
 #    so int3 kprobes boost.
 [ -z "$booted" ] || boot_bg "$OBJ" "$CHK/boot" guest
 
+# A port beside 6.12: the series builds and boots; the build matrix, the
+# debug kernel and the rest run with make check BASE=...
+if [ "$SCOPE" = port ]; then
+	wait_boots
+	log "check: Linux $RELEASE done"
+	exit 0
+fi
+
 # 8. New C files of the kernel are clean under W=1 and sparse (the
 #    matrix below rebuilds them without).
 if [ -n "$booted" ]; then
@@ -242,7 +286,23 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	fi
 fi
 
-# 9b. CHECK_DISTRO=1: the distribution-like kernel without the debug
+# 9b. The ports (ports/*), one after the other, in the background: their
+#     builds share the host with the matrix and the bisect below, their
+#     boots run while those build.
+ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
+[ "$ports" != none ] || ports=
+if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
+	(
+		for b in $ports; do
+			BASE=$b CHECK_SCOPE=port CHECK_RES=$RES "$TOP/harness/check.sh" ||
+				record FAIL "$b: check.sh ran to its end" "exit code $?"
+		done
+	) &
+	pids+=($!)
+	labels+=("ports")
+fi
+
+# 9c. CHECK_DISTRO=1: the distribution-like kernel without the debug
 #     options, with the default voluntary model (make bench boots this
 #     configuration too).
 if [ -n "$booted" ] && [ -n "${CHECK_DISTRO:-}" ]; then

@@ -4,15 +4,33 @@
 set -euo pipefail
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-OUT=${OUT:-$TOP/out}
-case "$OUT" in /*) ;; *) OUT=$TOP/$OUT ;; esac
-# The base repository: one commit ("base" tag) holding the 6.12 tree; the
+# OUT_ROOT: where everything is built; each base has its own OUT in it.
+OUT_ROOT=${OUT_ROOT:-${OUT:-$TOP/out}}
+case "$OUT_ROOT" in /*) ;; *) OUT_ROOT=$TOP/$OUT_ROOT ;; esac
+# BASE: the kernel the series is applied to.  6.12 (the default) is the
+# series at the top of the repository (series, patches/, the overlay);
+# the ports to other bases live in ports/BASE/ (series, patches/,
+# base.conf: the release and its orig tarball).
+BASE=${BASE:-6.12}
+if [ "$BASE" = 6.12 ]; then
+	SERIES_DIR=$TOP
+	OUT=$OUT_ROOT
+else
+	SERIES_DIR=$TOP/ports/$BASE
+	OUT=$OUT_ROOT/base-$BASE
+	if [ ! -f "$SERIES_DIR/base.conf" ]; then
+		printf 'error: BASE=%s: no ports/%s/base.conf (bases: 6.12 %s)\n' "$BASE" \
+			"$BASE" "$(cd "$TOP/ports" && ls | tr '\n' ' ')" >&2
+		exit 1
+	fi
+fi
+# The base repository: one commit ("base" tag) holding the base tree; the
 # developer's series lives on its "series" branch, checked out in $LINUX.
 LINUX=$OUT/linux
 JOBS=${JOBS:-$(($(nproc) + 1))}
 DEBIAN_TARBALL=${DEBIAN_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 T0=${T0:-$(date +%s.%N)}
-export T0 OUT TOP
+export T0 OUT OUT_ROOT TOP BASE
 
 # One progress line with the elapsed time since the first script started.
 log() {
@@ -22,12 +40,13 @@ log() {
 }
 
 # rec STATUS NAME [DETAIL]: one result line (PASS, FAIL or SKIP) in the
-# results file $RES when it is set, and a progress line.
+# results file $RES when it is set, and a progress line.  RPFX prefixes
+# the name (the base, when make check checks a port beside 6.12).
 rec() {
 	if [ -n "${RES:-}" ]; then
-		echo "$1 $2${3:+: $3}" >>"$RES"
+		echo "$1 ${RPFX:-}$2${3:+: $3}" >>"$RES"
 	fi
-	log "$1 $2${3:+ ($3)}"
+	log "$1 ${RPFX:-}$2${3:+ ($3)}"
 }
 
 die() {
@@ -49,8 +68,8 @@ series_patches() {
 	local p
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
-		echo "$TOP/patches/$p"
-	done <"$TOP/series"
+		echo "$SERIES_DIR/patches/$p"
+	done <"$SERIES_DIR/series"
 }
 
 # stage_selftests SRC DEST NAME...: the scripts and data files of the

@@ -6,18 +6,32 @@
 . "$(dirname "$0")/common.sh"
 
 f=$1
-src=$TOP/harness/cover-letter.txt
+# A port has its own text (ports/BASE/cover-letter.txt) or, with a note
+# on the base, 6.12's.
+src=$SERIES_DIR/cover-letter.txt
+[ -f "$src" ] || src=$TOP/harness/cover-letter.txt
 subject=$(head -n1 "$src")
 base_desc=$(git -C "$LINUX" log -1 --format='%H %s' base)
 blurb=$(mktemp)
 trap 'rm -f "$blurb"' EXIT
 {
+	if [ "$BASE" != 6.12 ] && [ ! -f "$SERIES_DIR/cover-letter.txt" ]; then
+		echo "This is the series ported to $(git -C "$LINUX" log -1 --format=%s base); the"
+		echo "figures below were measured on 6.12.117, the base it was written for."
+		echo
+	fi
 	tail -n +3 "$src"
 	echo
 	echo "Base: $base_desc"
-	echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
-	echo "date and identity.  \`make check\` also applies the series to vanilla"
-	echo "v6.12.117 when the .orig.tar.xz of \`apt-get source linux-6.12\` can be had.)"
+	if [ "$BASE" = 6.12 ]; then
+		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
+		echo "date and identity.  \`make check\` also applies the series to vanilla"
+		echo "v6.12.117 when the .orig.tar.xz of \`apt-get source linux-6.12\` can be had.)"
+	else
+		echo "(the release's orig tarball from Debian's archive, $(git -C "$LINUX" log -1 --format=%b base | sed -n 's/^Extracted from \([^ ]*\).*/\1/p'),"
+		echo "committed as one commit with a fixed date and identity: base-commit"
+		echo "names that commit, whose tree is the release's.)"
+	fi
 } >"$blurb"
 # The template's Date is the time of the export; use the last patch's, so
 # that an export with no change rewrites nothing.

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Write the series branch back: patches/ (git format-patch, stable names),
 # series, patches/0000-cover-letter.patch and the overlay folders (every
-# file the series creates, as the series creates it).
+# file the series creates, as the series creates it).  For a port
+# (BASE=7.2, ...): ports/BASE/patches and ports/BASE/series; the overlay
+# stays the 6.12 series'.
 . "$(dirname "$0")/common.sh"
 
 cd "$LINUX"
@@ -16,16 +18,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # --zero-commit and --no-signature keep the files identical from one export
 # to the next when the patches themselves did not change.
-git format-patch -q --zero-commit --no-signature --cover-letter \
+# --base names the base commit in the cover letter (base-commit:).
+git format-patch -q --zero-commit --no-signature --cover-letter --base=base \
 	--subject-prefix=PATCH -o "$tmp" base..series
 "$TOP/harness/cover-letter.sh" "$tmp"/0000-cover-letter.patch
-rm -f "$TOP"/patches/*.patch
-mkdir -p "$TOP/patches"
-cp "$tmp"/*.patch "$TOP/patches/"
+rm -f "$SERIES_DIR"/patches/*.patch
+mkdir -p "$SERIES_DIR/patches"
+cp "$tmp"/*.patch "$SERIES_DIR/patches/"
 (
 	echo "# Apply in this order with git am (or quilt); see README.md."
-	cd "$TOP/patches" && ls [0-9]*.patch | grep -v '^0000-'
-) >"$TOP/series"
+	cd "$SERIES_DIR/patches" && ls [0-9]*.patch | grep -v '^0000-'
+) >"$SERIES_DIR/series"
+if [ "$BASE" != 6.12 ]; then
+	log "export: $n patches and series written to ports/$BASE"
+	git -C "$TOP" status --short -- "ports/$BASE"
+	exit 0
+fi
 
 # Overlay: the files the series creates.
 for d in lib include kernel arch tools Documentation; do

@@ -3,6 +3,7 @@
 # Boot the kernel built in OBJ under QEMU, run the guest tests and append
 # one result line per test case to RESULTS, each prefixed with LABEL.
 # Usage: runtests.sh SRC OBJ BOOTDIR RESULTS LABEL
+# RPFX: a prefix of every result name (the release, for a port).
 # STRESS_SECONDS: length of the kprobe cache stress run (default 20).
 # KSERIES_STAGED: a file to create once the kernel, its configuration and
 # the initramfs are copied out of SRC and OBJ; from then on the caller may
@@ -129,7 +130,7 @@ python3 "$TOP/harness/parse.py" "$BOOTDIR/console.log" "$BOOTDIR/results.log" \
 	--kunit-py "$SRC/tools/testing/kunit/kunit.py" "${expect[@]}" \
 	--json "$BOOTDIR/results.json" >"$BOOTDIR/parse.txt" 2>&1 || true
 grep -E '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" |
-	sed -E "s/^(PASS|FAIL|SKIP) /\\1 $LABEL: /" >>"$RES"
+	sed -E "s/^(PASS|FAIL|SKIP) /\\1 ${RPFX:-}$LABEL: /" >>"$RES"
 grep -E '^FAIL ' "$BOOTDIR/parse.txt" | head -20 >&2 || true
 n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" || true)
 log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
