@@ -98,6 +98,29 @@ fi
 mapfile -t PATCHES < <(series_patches)
 log "check: ${#PATCHES[@]} patches in series${RPFX:+ (Linux $RELEASE)}"
 
+pids=()
+labels=()
+# 0. The ports (ports/*), one after the other, in the background from the
+#    start: their checkpatch runs and builds share the host with 6.12's,
+#    their boots run while 6.12 builds.  Their tarballs are fetched first,
+#    here, so that no apt-get runs beside the vanilla check's.
+ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
+[ "$ports" != none ] || ports=
+if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
+	for b in $ports; do
+		BASE=$b "$TOP/harness/fetch-base.sh" >/dev/null ||
+			log "check: no tarball for $b (its check will say so)"
+	done
+	(
+		for b in $ports; do
+			BASE=$b CHECK_SCOPE=port CHECK_RES=$RES "$TOP/harness/check.sh" ||
+				record FAIL "$b: check.sh ran to its end" "exit code $?"
+		done
+	) &
+	pids+=($!)
+	labels+=("ports")
+fi
+
 # 1. series and patches/ agree.
 bad=
 for p in "${PATCHES[@]}"; do
@@ -183,8 +206,6 @@ fi
 # background and return once it is staged (copied out of SRC and OBJ).
 # As root, the boot runs at a higher priority than the builds: a guest
 # is one QEMU thread, the longest single step, and its tests time out.
-pids=()
-labels=()
 pri=()
 [ "$(id -u)" -ne 0 ] || pri=(nice -n -10)
 boot_bg() {
@@ -286,23 +307,7 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	fi
 fi
 
-# 9b. The ports (ports/*), one after the other, in the background: their
-#     builds share the host with the matrix and the bisect below, their
-#     boots run while those build.
-ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
-[ "$ports" != none ] || ports=
-if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
-	(
-		for b in $ports; do
-			BASE=$b CHECK_SCOPE=port CHECK_RES=$RES "$TOP/harness/check.sh" ||
-				record FAIL "$b: check.sh ran to its end" "exit code $?"
-		done
-	) &
-	pids+=($!)
-	labels+=("ports")
-fi
-
-# 9c. CHECK_DISTRO=1: the distribution-like kernel without the debug
+# 9b. CHECK_DISTRO=1: the distribution-like kernel without the debug
 #     options, with the default voluntary model (make bench boots this
 #     configuration too).
 if [ -n "$booted" ] && [ -n "${CHECK_DISTRO:-}" ]; then
