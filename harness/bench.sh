@@ -51,8 +51,7 @@ build() {
 	log "bench: built"
 }
 QEMU=$TOP/harness/configs/qemu.config
-DISTRO=$TOP/harness/configs/distro.config
-build "$SRC" "$OBJ" "$QEMU" "$DISTRO"
+build "$SRC" "$OBJ" "$QEMU" "${DISTRO_FRAGS[@]}"
 
 # run_bench SRC OBJ BOOT [VAR=VALUE...]: boot the kernel built in OBJ with
 # the kprobe_bench kselftest of SRC, the sweep given by the assignments.
@@ -112,7 +111,7 @@ variant() {
 	local src
 	src=$(at_commit "$1" "$2")
 	[ -n "$src" ] || return 1
-	build "$src" "$B/build-$1" "$QEMU" "$DISTRO"
+	build "$src" "$B/build-$1" "$QEMU" "${DISTRO_FRAGS[@]}"
 	log "bench: booting $5"
 	QEMU_CPU=max run_bench "$src" "$B/build-$1" "$B/boot-$1" \
 		"KPB_N='$3'" "KPB_H='$4'" "KPB_PATHS='ftrace int3 kretprobe'" \

@@ -28,7 +28,6 @@ if [ "$BASE" != 6.12 ]; then
 fi
 [ "$SCOPE" = full ] || export RPFX="$RELEASE: "
 FRAG=$TOP/harness/configs/qemu.config
-DISTRO=$TOP/harness/configs/distro.config
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 mkdir -p "$CHK"
 [ -n "${CHECK_RES:-}" ] || : >"$RES"
@@ -293,7 +292,7 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	OBJD=$CHK/build-debug
 	mkdir -p "$OBJD"
 	log "build: debug config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "$DISTRO" \
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "${DISTRO_FRAGS[@]}" \
 		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
 		kbuild "$OBJD" build all; then
 		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
@@ -314,7 +313,7 @@ if [ -n "$booted" ] && [ -n "${CHECK_DISTRO:-}" ]; then
 	OBJX=$CHK/build-distro
 	mkdir -p "$OBJX"
 	log "build: distribution-like config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "$FRAG" "$DISTRO" \
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "$FRAG" "${DISTRO_FRAGS[@]}" \
 		>"$OBJX/kconfig.log" 2>&1 && kbuild "$OBJX" build all; then
 		record PASS "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)"
 		boot_bg "$OBJX" "$CHK/boot-distro" distro-guest QEMU_CPU=max

@@ -24,6 +24,12 @@ else
 		exit 1
 	fi
 fi
+# The distribution-like fragment, and a port's changes to it where its
+# release lacks an option (7.2: x86 offers no PREEMPT_VOLUNTARY).
+DISTRO_FRAGS=("$TOP/harness/configs/distro.config")
+if [ -f "$SERIES_DIR/distro.config" ] && [ "$BASE" != 6.12 ]; then
+	DISTRO_FRAGS+=("$SERIES_DIR/distro.config")
+fi
 # The base repository: one commit ("base" tag) holding the base tree; the
 # developer's series lives on its "series" branch, checked out in $LINUX.
 LINUX=$OUT/linux

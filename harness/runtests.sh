@@ -136,9 +136,11 @@ n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" || true)
 log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
 [ "$n" -gt 0 ] || { cat "$BOOTDIR/parse.txt" >&2; rec FAIL "$LABEL: the guest reported results"; }
 # A PREEMPT_DYNAMIC kernel runs the model its command line asks for
-# (voluntary without preempt=, as Debian's kernel).
+# (without preempt=, voluntary as Debian's 6.12 kernel, lazy where the
+# release offers no voluntary model).
 if grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$CONFIG"; then
 	model=voluntary
+	! grep -q '^CONFIG_PREEMPT_LAZY=y' "$CONFIG" || model=lazy
 	for w in ${KSERIES_APPEND:-}; do
 		case "$w" in preempt=*) model=${w#preempt=} ;; esac
 	done
