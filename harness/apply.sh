@@ -16,10 +16,7 @@ if [ ! -d "$DIR" ]; then
 	git -C "$LINUX" worktree add -q --detach "$DIR" base
 fi
 name="Debian base"
-if [ "$BASE" != 6.12 ]; then
-	# shellcheck source=/dev/null
-	name="Linux $(. "$SERIES_DIR/base.conf" && echo "$VERSION")"
-fi
+[ "$BASE" = 6.12 ] || name="Linux $RELEASE"
 cd "$DIR"
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -f --detach base

@@ -21,11 +21,6 @@ OBJ32=$CHK/build-i386
 # the background, appending to its results (CHECK_RES).
 SCOPE=${CHECK_SCOPE:-full}
 RES=${CHECK_RES:-$CHK/results.txt}
-RELEASE=6.12
-if [ "$BASE" != 6.12 ]; then
-	# shellcheck source=/dev/null
-	RELEASE=$(. "$SERIES_DIR/base.conf" && echo "$VERSION")
-fi
 [ "$SCOPE" = full ] || export RPFX="$RELEASE: "
 FRAG=$TOP/harness/configs/qemu.config
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}

@@ -12,6 +12,7 @@ case "$OUT_ROOT" in /*) ;; *) OUT_ROOT=$TOP/$OUT_ROOT ;; esac
 # the ports to other bases live in ports/BASE/ (series, patches/,
 # base.conf: the release and its orig tarball).
 BASE=${BASE:-6.12}
+RELEASE=6.12
 if [ "$BASE" = 6.12 ]; then
 	SERIES_DIR=$TOP
 	OUT=$OUT_ROOT
@@ -23,11 +24,13 @@ else
 			"$BASE" "$(cd "$TOP/ports" && ls | tr '\n' ' ')" >&2
 		exit 1
 	fi
+	# shellcheck source=/dev/null
+	RELEASE=$(. "$SERIES_DIR/base.conf" && echo "$VERSION")
 fi
 # The distribution-like fragment, and a port's changes to it where its
 # release lacks an option (7.2: x86 offers no PREEMPT_VOLUNTARY).
 DISTRO_FRAGS=("$TOP/harness/configs/distro.config")
-if [ -f "$SERIES_DIR/distro.config" ] && [ "$BASE" != 6.12 ]; then
+if [ "$BASE" != 6.12 ] && [ -f "$SERIES_DIR/distro.config" ]; then
 	DISTRO_FRAGS+=("$SERIES_DIR/distro.config")
 fi
 # The base repository: one commit ("base" tag) holding the base tree; the
@@ -76,6 +79,18 @@ series_patches() {
 		case "$p" in '' | '#'*) continue ;; esac
 		echo "$SERIES_DIR/patches/$p"
 	done <"$SERIES_DIR/series"
+}
+
+# apt_orig PACKAGE=VERSION DIR: fetch the source package's orig tarball into
+# DIR with apt-get source --download-only and print its path if it arrived
+# whole.  apt-get fails when the .dsc or the Debian tarball answers 404 but
+# may still have fetched the orig tarball, which is all the harness needs.
+apt_orig() {
+	local up=${1#*=} f
+	up=${up%%-*}
+	(cd "$2" && apt-get source -q --download-only "$1" >apt.log 2>&1) || true
+	f=$(ls "$2"/*_"$up".orig.tar.xz 2>/dev/null | head -n1) || true
+	[ -n "$f" ] && xz -t "$f" 2>/dev/null && echo "$f"
 }
 
 # stage_selftests SRC DEST NAME...: the scripts and data files of the

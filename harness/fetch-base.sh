@@ -51,11 +51,7 @@ for v in $cands; do
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	log "fetch: apt-get source --download-only linux=$v"
-	# apt-get fails when the .dsc answers 404 but may still have the
-	# orig tarball, which is all this needs.
-	(cd "$tmp" && apt-get source -q --download-only "linux=$v" >apt.log 2>&1) || true
-	f=$tmp/linux_$up.orig.tar.xz
-	[ -f "$f" ] && xz -t "$f" 2>/dev/null || continue
+	f=$(apt_orig "linux=$v" "$tmp") || continue
 	if [ "$up" = "$VERSION" ]; then
 		good "$f" || die "linux_$up.orig.tar.xz: sha256 is not $SHA256"
 	else

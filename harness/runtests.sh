@@ -135,12 +135,12 @@ grep -E '^FAIL ' "$BOOTDIR/parse.txt" | head -20 >&2 || true
 n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$BOOTDIR/parse.txt" || true)
 log "$LABEL: $n test results (console log: $BOOTDIR/console.log)"
 [ "$n" -gt 0 ] || { cat "$BOOTDIR/parse.txt" >&2; rec FAIL "$LABEL: the guest reported results"; }
-# A PREEMPT_DYNAMIC kernel runs the model its command line asks for
-# (without preempt=, voluntary as Debian's 6.12 kernel, lazy where the
-# release offers no voluntary model).
+# A PREEMPT_DYNAMIC kernel runs the model its command line asks for, or
+# without preempt= the one its configuration chose (Debian's 6.12:
+# voluntary).
 if grep -q '^CONFIG_PREEMPT_DYNAMIC=y' "$CONFIG"; then
-	model=voluntary
-	! grep -q '^CONFIG_PREEMPT_LAZY=y' "$CONFIG" || model=lazy
+	model=$(sed -n 's/^CONFIG_PREEMPT_\(NONE\|VOLUNTARY\|LAZY\)=y$/\1/p;s/^CONFIG_PREEMPT=y$/full/p' \
+		"$CONFIG" | tr 'A-Z' 'a-z')
 	for w in ${KSERIES_APPEND:-}; do
 		case "$w" in preempt=*) model=${w#preempt=} ;; esac
 	done

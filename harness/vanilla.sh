@@ -27,11 +27,7 @@ if [ -z "$tarball" ]; then
 	tried=
 	for v in $versions; do
 		log "vanilla: apt-get source --download-only linux-6.12=$v"
-		# apt-get may fail on the .dsc or the Debian tarball and still
-		# have fetched the orig tarball, which is all this needs.
-		(cd "$VDIR" && apt-get source -q --download-only "linux-6.12=$v" \
-			>apt.log 2>&1) || true
-		tarball=$(ls "$VDIR"/linux-6.12_*.orig.tar.xz 2>/dev/null | sort -V | tail -1 || true)
+		tarball=$(apt_orig "linux-6.12=$v" "$VDIR") || true
 		[ -n "$tarball" ] && break
 		tried="$tried $v"
 	done
