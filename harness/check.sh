@@ -83,6 +83,30 @@ wait_boots() {
 	labels=()
 }
 
+# A full check (6.12 and the ports) writes about 16 GB under OUT_ROOT
+# (trees, build directories, boot images; measured on a fresh clone) and
+# ccache's files.  Running out of space half way fails in confusing ways
+# (tar, git and the linker each stop on ENOSPC), so say it at the start.
+if [ "$SCOPE" = full ]; then
+	mkdir -p "$OUT_ROOT"
+	free_gb=$(df -BG --output=avail "$OUT_ROOT" | tail -1 | tr -dc 0-9)
+	need_gb=${KSERIES_MIN_FREE_GB:-20}
+	[ "$free_gb" -ge "$need_gb" ] ||
+		die "only ${free_gb} GB free in $OUT_ROOT; make check needs about ${need_gb} GB (KSERIES_MIN_FREE_GB=N to change the limit)"
+fi
+
+# Whatever ends this script, the ports' check and the boots running in the
+# background end with it: nothing goes on writing into a tree that the
+# caller may remove once make check has returned.
+killtree() {
+	local c
+	for c in $(pgrep -P "$1" || true); do
+		killtree "$c"
+	done
+	kill "$1" 2>/dev/null || true
+}
+trap 'for j in $(jobs -p); do killtree "$j"; done' EXIT
+
 "$TOP/harness/deps.sh"
 if ! "$TOP/harness/base.sh"; then
 	record FAIL "base: Linux $RELEASE committed as the base"
