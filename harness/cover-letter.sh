@@ -7,7 +7,7 @@
 
 f=$1
 # A port has its own text (ports/BASE/cover-letter.txt) or, with a note
-# on the base, 6.12's.
+# on the base (and ports/BASE/cover-note.txt, if any), 6.12's.
 src=$SERIES_DIR/cover-letter.txt
 [ -f "$src" ] || src=$TOP/harness/cover-letter.txt
 subject=$(head -n1 "$src")
@@ -19,6 +19,11 @@ trap 'rm -f "$blurb"' EXIT
 		echo "This is the series ported to $(git -C "$LINUX" log -1 --format=%s base); the"
 		echo "figures below were measured on 6.12.117, the base it was written for."
 		echo
+		# What the port adds to the 6.12 series (a fix of the release).
+		if [ -f "$SERIES_DIR/cover-note.txt" ]; then
+			cat "$SERIES_DIR/cover-note.txt"
+			echo
+		fi
 	fi
 	tail -n +3 "$src"
 	echo
