@@ -7,7 +7,7 @@
 PKGS="linux-source-6.12 bison flex libelf-dev libssl-dev bc cpio kmod
 busybox-static qemu-system-x86 ccache dwarves sparse libglib2.0-dev
 python3 python3-ply python3-git perl git make gcc libc6-dev gnuplot-nox valgrind
-clang libbpf-dev zlib1g-dev"
+clang libbpf-dev zlib1g-dev procps"
 missing=()
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
