@@ -4,7 +4,7 @@
 # series' kprobe_bench kselftest with the sweep in /kseries/bench.env, then
 # prints its output files framed for harness/bench_report.py.
 [ -f /kseries/bench.env ] && . /kseries/bench.env
-export KPB_N KPB_H KPB_H_BIG KPB_BIG_PATHS KPB_PATHS KPB_LOOPS KPB_ENABLE_BUDGET KPB_ENABLE_N KPB_CHURN_BATCH
+export KPB_N KPB_H KPB_H_BIG KPB_BIG_N KPB_BIG_PATHS KPB_PATHS KPB_LOOPS KPB_ROUNDS KPB_ENABLE_BUDGET KPB_ENABLE_N KPB_CHURN_BATCH
 export KPB_OUT=/tmp/kprobe_bench
 /kseries/selftests/kprobe_bench/kprobe_bench.sh
 rc=$?

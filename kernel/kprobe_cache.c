@@ -46,6 +46,13 @@
  * cached entry stays the kprobe get_kprobe() returns, and nothing is
  * invalidated.
  *
+ * A CPU whose hot set overflows its cache (KPROBE_CACHE_WINDOW in
+ * include/linux/kprobe_cache.h) calls get_kprobe() directly for its next
+ * lookups: it neither reads nor writes its sets meanwhile, and when it
+ * comes back to them, their generations decide what is still valid, as
+ * after any other pause.  Whether a lookup bypasses the cache only decides
+ * where the answer comes from, never what it is.
+ *
  * Disabling a probe or all probes does not change the table: the callers
  * check kprobe_disabled() after the lookup, as they do after get_kprobe().
  * Module unload turns probes GONE in place, also without changing the table.
@@ -83,11 +90,16 @@
 #include <kunit/visibility.h>
 
 /*
- * One CPU's state besides its sets: the sequence count of its writers, its
- * statistics and, per set, the generation its entries belong to.
+ * One CPU's state besides its sets: the sequence count of its writers, the
+ * lookups it has left to make without the cache while its hot set
+ * overflows it, the window that decides that, its statistics and, per
+ * set, the generation its entries belong to.  @bypass is signed: nested
+ * lookups may decrement it past zero, which ends the bypass as well.
  */
 struct kprobe_cache_cpu {
 	unsigned int seq;
+	int bypass;
+	struct kprobe_cache_window win;
 	struct kprobe_cache_stats stats;
 	unsigned long gen[KPROBE_CACHE_SETS];
 };
@@ -135,6 +147,7 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 			      struct kprobe *p)
 {
 	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
+	bool evicted;
 
 	/* Interrupting another writer of this CPU's cache: leave it be. */
 	if (READ_ONCE(cc->seq) & 1)
@@ -151,9 +164,12 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 			WRITE_ONCE(cc->gen[s], gen);
 			cc->stats.invalidations++;
 		}
-		kprobe_cache_insert(this_cpu_ptr(&kprobe_cache), addr, p,
-				    cc->stats.inserts);
+		evicted = kprobe_cache_insert(this_cpu_ptr(&kprobe_cache),
+					      addr, p, cc->stats.inserts);
 		cc->stats.inserts++;
+		if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits),
+					    evicted))
+			WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
 	}
 	barrier();
 	this_cpu_inc(kprobe_cache_cpu.seq);
@@ -180,6 +196,12 @@ struct kprobe *get_kprobe_cached(void *addr)
 		return get_kprobe(addr);
 
 	cc = this_cpu_ptr(&kprobe_cache_cpu);
+	if (unlikely(READ_ONCE(cc->bypass) > 0)) {
+		/* The hot set overflows the cache: see KPROBE_CACHE_WINDOW. */
+		this_cpu_dec(kprobe_cache_cpu.bypass);
+		this_cpu_inc(kprobe_cache_cpu.stats.bypassed);
+		return get_kprobe(addr);
+	}
 	s = kprobe_cache_set_index(addr);
 	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
 	seq = READ_ONCE(cc->seq);
@@ -215,6 +237,7 @@ VISIBLE_IF_KUNIT void kprobe_cache_read_cpu_stats(int cpu,
 	st->misses = READ_ONCE(s->misses);
 	st->inserts = READ_ONCE(s->inserts);
 	st->invalidations = READ_ONCE(s->invalidations);
+	st->bypassed = READ_ONCE(s->bypassed);
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_cpu_stats);
 
@@ -234,6 +257,7 @@ VISIBLE_IF_KUNIT void kprobe_cache_read_stats(struct kprobe_cache_stats *sum)
 		sum->misses += st.misses;
 		sum->inserts += st.inserts;
 		sum->invalidations += st.invalidations;
+		sum->bypassed += st.bypassed;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
@@ -246,7 +270,12 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
  */
 VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 {
+	int cpu;
+
 	mutex_lock(&kprobe_cache_switch_mutex);
+	/* A switch starts every CPU afresh, bypass included. */
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->bypass, 0);
 	if (on && !static_key_enabled(&kprobe_cache_key)) {
 		/*
 		 * Generations keep counting while the cache is off; this one
@@ -280,13 +309,15 @@ static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
 
-		seq_printf(m, "cpu%-4d hits %lu misses %lu inserts %lu invalidations %lu\n",
+		seq_printf(m, "cpu%-4d hits %lu misses %lu inserts %lu invalidations %lu bypassed %lu\n",
 			   cpu, READ_ONCE(s->hits), READ_ONCE(s->misses),
-			   READ_ONCE(s->inserts), READ_ONCE(s->invalidations));
+			   READ_ONCE(s->inserts), READ_ONCE(s->invalidations),
+			   READ_ONCE(s->bypassed));
 	}
 	kprobe_cache_read_stats(&sum);
-	seq_printf(m, "all     hits %lu misses %lu inserts %lu invalidations %lu\n",
-		   sum.hits, sum.misses, sum.inserts, sum.invalidations);
+	seq_printf(m, "all     hits %lu misses %lu inserts %lu invalidations %lu bypassed %lu\n",
+		   sum.hits, sum.misses, sum.inserts, sum.invalidations,
+		   sum.bypassed);
 	return 0;
 }
 
@@ -316,6 +347,7 @@ static ssize_t kprobe_cache_stats_write(struct file *file,
 		WRITE_ONCE(s->misses, 0);
 		WRITE_ONCE(s->inserts, 0);
 		WRITE_ONCE(s->invalidations, 0);
+		WRITE_ONCE(s->bypassed, 0);
 	}
 	return count;
 }

@@ -17,6 +17,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/stringify.h>
 
 static noinline int kpc_target(int x)
 {
@@ -32,8 +33,20 @@ static noinline int kpc_other(int x)
 	return x + 2;
 }
 
+/*
+ * 4,096 one-byte instructions, 16 per cache set on average: enough for four
+ * times as many probes in one set as the set has ways.
+ */
+#define KPC_NOPS	4096
+
+static noinline void kpc_nops(void)
+{
+	asm volatile(".rept " __stringify(KPC_NOPS) "\n\tnop\n\t.endr");
+}
+
 /* Called through a pointer, as in test_kprobes.c, so that it is not inlined. */
 static int (*kpc_call)(int x);
+static void (*kpc_nops_call)(void);
 
 enum kpc_path { KPC_FTRACE, KPC_INT3 };
 
@@ -286,6 +299,7 @@ static void kpc_test_switch(struct kunit *test)
 static int kpc_init(struct kunit *test)
 {
 	kpc_call = kpc_target;
+	kpc_nops_call = kpc_nops;
 	kprobe_cache_switch(true);
 	return 0;
 }
@@ -335,6 +349,93 @@ static void kpc_test_other_set(struct kunit *test)
 	unregister_kprobe(&p.kp);
 }
 
+/* Four times as many probes in one set as it has ways, hit in turn. */
+#define KPC_THRASH	(4 * KPROBE_CACHE_WAYS)
+
+static void kpc_unregister_all(struct kpc_probe *p, unsigned int n)
+{
+	while (n)
+		unregister_kprobe(&p[--n].kp);
+}
+
+/*
+ * A hot set that overflows its cache set makes nearly every lookup miss and
+ * evict: after a window of such misses the CPU bypasses the cache, and every
+ * probe still runs on every hit.  Once the hot set fits again, the cache is
+ * used and nothing is bypassed.
+ */
+static void kpc_test_thrash(struct kunit *test)
+{
+	struct kprobe_cache_stats before, after;
+	unsigned int *count, i, n, s = 0;
+	unsigned long flags;
+	struct kpc_probe *p;
+	u8 *base;
+	int ret;
+
+	count = kunit_kcalloc(test, KPROBE_CACHE_SETS, sizeof(*count), GFP_KERNEL);
+	p = kunit_kcalloc(test, KPC_THRASH, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	/* Past the entry (endbr64, the ftrace call): nops only. */
+	base = (u8 *)kpc_nops + 16;
+	for (i = 0; i < KPC_NOPS - 32; i++)
+		count[kprobe_cache_set_index(base + i)]++;
+	for (i = 1; i < KPROBE_CACHE_SETS; i++)
+		if (count[i] > count[s])
+			s = i;
+	if (count[s] < KPC_THRASH)
+		kunit_skip(test, "no cache set holds %d addresses", KPC_THRASH);
+	for (i = 0, n = 0; n < KPC_THRASH; i++) {
+		if (kprobe_cache_set_index(base + i) != s)
+			continue;
+		p[n].kp.addr = (kprobe_opcode_t *)(base + i);
+		p[n].kp.pre_handler = kpc_pre;
+		/* A post handler keeps the optimizer away. */
+		p[n].kp.post_handler = kpc_post;
+		ret = register_kprobe(&p[n].kp);
+		if (ret) {
+			kpc_unregister_all(p, n);
+			KUNIT_FAIL(test, "registering a probe at %pS: %d",
+				   base + i, ret);
+			return;
+		}
+		n++;
+	}
+
+	migrate_disable();
+	local_irq_save(flags);
+	before = kpc_stats();
+	for (i = 0; i < 200; i++)
+		kpc_nops_call();
+	after = kpc_stats();
+	local_irq_restore(flags);
+	for (i = 0; i < KPC_THRASH; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 200);
+	KUNIT_EXPECT_GT(test, after.bypassed - before.bypassed, 0UL);
+	KUNIT_EXPECT_LT(test, after.hits - before.hits, 100UL);
+
+	/* As many probes as ways: they fit, the cache is used again. */
+	migrate_enable();
+	for (i = KPROBE_CACHE_WAYS; i < KPC_THRASH; i++)
+		unregister_kprobe(&p[i].kp);
+	kprobe_cache_switch(true);
+	migrate_disable();
+	local_irq_save(flags);
+	before = kpc_stats();
+	for (i = 0; i < 200; i++)
+		kpc_nops_call();
+	after = kpc_stats();
+	local_irq_restore(flags);
+	migrate_enable();
+	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 400);
+	KUNIT_EXPECT_EQ(test, after.bypassed - before.bypassed, 0UL);
+	KUNIT_EXPECT_LE(test, after.misses - before.misses,
+			(unsigned long)KPROBE_CACHE_WAYS);
+	kpc_unregister_all(p, KPROBE_CACHE_WAYS);
+}
+
 static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_hit, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_aggregate, kpc_path_gen_params),
@@ -342,6 +443,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_switch, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_other_set, kpc_path_gen_params),
+	KUNIT_CASE(kpc_test_thrash),
 	{}
 };
 

@@ -5,7 +5,10 @@
  *
  * The module carries KPB_NR_FN small generated functions: the probe sites.
  * Each hit path has its own range of KPB_HOT_MAX functions for its hot set,
- * and the rest are "fill" sites: probes that are registered but never hit,
+ * the last KPB_HOT_MAX functions are never probed (the "twins" of the hot
+ * sites, called next to them to measure the unprobed call in the same
+ * loop), and the rest are "fill" sites: probes that are registered but
+ * never hit,
  * disabled or armed in one enable_kprobes() batch (one at a time, arming
  * 40,000 of them would take minutes).  Disabled probes stay in the kprobe
  * table, so every get_kprobe() on a hit finds its way past them just as if
@@ -22,9 +25,12 @@
  *                          kretprobe, replacing PATH's previous hot set
  *   optwait                wait until the opt hot set is jump-optimized
  *   unhot                  unregister the hot probes of every path
- *   hit PATH H LOOPS NODE  call the first H sites of PATH round robin,
+ *   hit PATH H LOOPS NODE [TWIN]
+ *                          call the first H sites of PATH round robin,
  *                          LOOPS calls, each call's duration in ns into
- *                          the kstats histogram NODE
+ *                          the kstats histogram NODE; with TWIN, each call
+ *                          alternates with a call of an unprobed site of
+ *                          the same code, timed into TWIN
  *   churn PATH H BATCH TO NODE
  *                          as hit, for as long as another thread takes to
  *                          unregister fill probes in batches of BATCH
@@ -78,7 +84,7 @@
 #include "test_kprobe_bench_trace.h"
 
 /*
- * The probe sites: kpb_fn_0 .. kpb_fn_59999, each returning its argument
+ * The probe sites: kpb_fn_0 .. kpb_fn_64511, each returning its argument
  * xor its own 32-bit constant, so that the compiler cannot merge them.  The
  * body (a move and an xor with a 32-bit immediate, 7 bytes) is long enough
  * for a jump-optimized probe after the fentry call.  The build generates
@@ -115,9 +121,13 @@ static const char * const kpb_path_name[KPB_NR_PATHS] = {
 	[KPB_KRETPROBE] = "kretprobe",
 };
 
-/* Sites [0, KPB_FILL_BASE) are hot sets, one range per path; then fill. */
+/*
+ * Sites [0, KPB_FILL_BASE) are hot sets, one range per path; then fill;
+ * the last KPB_HOT_MAX sites are the unprobed twins.
+ */
 #define KPB_FILL_BASE	(KPB_NR_PATHS * KPB_HOT_MAX)
-#define KPB_FILL_MAX	(KPB_NR_FN - KPB_FILL_BASE)
+#define KPB_TWIN_BASE	(KPB_NR_FN - KPB_HOT_MAX)
+#define KPB_FILL_MAX	(KPB_TWIN_BASE - KPB_FILL_BASE)
 
 static DEFINE_MUTEX(kpb_mutex);
 static struct dentry *kpb_dir;
@@ -406,27 +416,42 @@ static void kpb_timed_call(unsigned int site, unsigned int i, struct kstats *ks)
 	kstats_record(ks, t1 - t0);
 }
 
+/*
+ * With @twin, the unprobed twin of each hot site is called next to it, in
+ * turn before and after it: both histograms then see the same emulator and
+ * host conditions, which a baseline measured minutes earlier does not.
+ */
 static int kpb_cmd_hit(int path, unsigned int h, unsigned int loops,
-		       const char *name)
+		       const char *name, const char *twin)
 {
 	unsigned int base = path * KPB_HOT_MAX, i;
+	struct kstats *ks, *tks = NULL;
 	unsigned long hits;
-	struct kstats *ks;
 
 	if (!h || h > KPB_HOT_MAX)
 		return -ERANGE;
 	ks = kpb_node(name);
 	if (IS_ERR(ks))
 		return PTR_ERR(ks);
+	if (twin) {
+		tks = kpb_node(twin);
+		if (IS_ERR(tks))
+			return PTR_ERR(tks);
+	}
 	hits = kpb_read_hits();
 	for (i = 0; i < loops; i++) {
+		if (tks && (i & 1))
+			kpb_timed_call(KPB_TWIN_BASE + i % h, i, tks);
 		kpb_timed_call(base + i % h, i, ks);
+		if (tks && !(i & 1))
+			kpb_timed_call(KPB_TWIN_BASE + i % h, i, tks);
 		if (!(i & 1023))
 			cond_resched();
 	}
 	snprintf(kpb_result, sizeof(kpb_result),
-		 "hit path=%s h=%u loops=%u hits=%lu node=%s\n",
-		 kpb_path_name[path], h, loops, kpb_read_hits() - hits, name);
+		 "hit path=%s h=%u loops=%u hits=%lu node=%s twin=%s\n",
+		 kpb_path_name[path], h, loops, kpb_read_hits() - hits, name,
+		 twin ? twin : "-");
 	return 0;
 }
 
@@ -744,6 +769,7 @@ static int kpb_path(const char *name)
 static int kpb_command(char *buf)
 {
 	char verb[16], word[16], name[KSTATS_NAME_MAX + 1];
+	char twin[KSTATS_NAME_MAX + 1];
 	unsigned int a, b, d;
 	int path, n;
 
@@ -803,7 +829,10 @@ static int kpb_command(char *buf)
 	if (!strcmp(verb, "hit") &&
 	    sscanf(buf, "%*s %15s %u %u %63s", word, &a, &b, name) == 4) {
 		path = kpb_path(word);
-		return path < 0 ? path : kpb_cmd_hit(path, a, b, name);
+		n = sscanf(buf, "%*s %*s %*u %*u %*s %63s", twin);
+		if (path < 0)
+			return path;
+		return kpb_cmd_hit(path, a, b, name, n == 1 ? twin : NULL);
 	}
 	return -EINVAL;
 }

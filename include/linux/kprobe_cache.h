@@ -32,12 +32,15 @@ struct kprobe;
  * @misses: lookups that walked the kprobe table
  * @inserts: entries written after a miss
  * @invalidations: flushes because the table had changed
+ * @bypassed: lookups that went straight to the table while the hot set
+ *	overflowed the cache
  */
 struct kprobe_cache_stats {
 	unsigned long hits;
 	unsigned long misses;
 	unsigned long inserts;
 	unsigned long invalidations;
+	unsigned long bypassed;
 };
 
 struct kprobe_cache_way {
@@ -87,7 +90,8 @@ kprobe_cache_probe(struct kprobe_cache *c, void *addr)
 	return NULL;
 }
 
-static inline void kprobe_cache_insert(struct kprobe_cache *c, void *addr,
+/* Returns true when the new entry replaced another address's. */
+static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 				       struct kprobe *kp, unsigned int victim)
 {
 	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
@@ -105,6 +109,53 @@ static inline void kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 
 	WRITE_ONCE(way->kp, kp);
 	WRITE_ONCE(way->addr, addr);
+	return i == KPROBE_CACHE_WAYS;
+}
+
+/*
+ * A hot set larger than the cache makes it thrash: hit round robin, each
+ * address evicts another one that comes back before it does, nearly every
+ * lookup misses, and pays for the probe, the table and the insertion.  A
+ * CPU that sees this in a window of KPROBE_CACHE_WINDOW misses (fewer hits
+ * than misses, and at least half of the misses evicting an entry) goes to
+ * the table directly for its next KPROBE_CACHE_BYPASS lookups, then tries
+ * the cache again.  Misses that only fill empty ways, as after a table
+ * change or when a new hot set comes in, never start a bypass.
+ */
+#define KPROBE_CACHE_WINDOW	256
+#define KPROBE_CACHE_BYPASS	4096
+
+/**
+ * struct kprobe_cache_window - one CPU's current window of misses
+ * @misses: misses that inserted an entry, in this window
+ * @evictions: those of them that replaced another address's entry
+ * @hits: the CPU's hit count when the window began
+ */
+struct kprobe_cache_window {
+	unsigned int misses;
+	unsigned int evictions;
+	unsigned long hits;
+};
+
+/*
+ * Counts an insertion (@evicted: kprobe_cache_insert()'s result) in @w;
+ * @hits is the CPU's hit count so far.  Returns true when this insertion
+ * ends a window in which the cache thrashed.
+ */
+static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
+					   unsigned long hits, bool evicted)
+{
+	bool thrashed;
+
+	w->evictions += evicted;
+	if (++w->misses < KPROBE_CACHE_WINDOW)
+		return false;
+	thrashed = hits - w->hits < KPROBE_CACHE_WINDOW &&
+		   w->evictions >= KPROBE_CACHE_WINDOW / 2;
+	w->misses = 0;
+	w->evictions = 0;
+	w->hits = hits;
+	return thrashed;
 }
 
 static inline void kprobe_cache_flush_set(struct kprobe_cache *c,

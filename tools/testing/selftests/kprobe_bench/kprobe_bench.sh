@@ -15,18 +15,26 @@
 # kprobe table, and lookups get past it), and for each path and H calls the
 # first H sites round robin, LOOPS calls with the cache off then LOOPS with
 # it on; every call's duration goes to a kstats histogram.  The table
-# holds N + 4 * max(H) probes.  The same calls unprobed give the baseline;
-# a hook's cost is p50(probed) - p50(baseline).  The int3 path runs with
-# debug.kprobes-optimization = 0, the opt path with 1.
+# holds N + 4 * max(H) probes.  Each probed call alternates with a call of
+# an unprobed twin site (same code), timed into a second histogram: a
+# hook's cost is p50(probed) - p50(twin) of the same loop.  A measurement
+# is split into KPB_ROUNDS rounds, interleaved over H and the cache states,
+# so that a slow spell of the host or the emulator spoils one round, not a
+# whole point; the report takes the median of the rounds.  The same calls
+# unprobed before any probe is armed give the boot's baseline.  The int3
+# path runs with debug.kprobes-optimization = 0, the opt path with 1.
 #
 # Environment (defaults in brackets):
 #   KPB_N      fill probe counts ["0 1 1000 10000 40000"]
 #   KPB_H      hot set sizes ["1 16 256"]
-#   KPB_H_BIG  a big hot set, measured at the last N only;
+#   KPB_H_BIG  a big hot set, measured at KPB_BIG_N only;
 #              0 for none [4096]
-#   KPB_BIG_PATHS  the paths measured with KPB_H_BIG ["ftrace int3"]
+#   KPB_BIG_N  the N at which KPB_H_BIG is measured [the last N]
+#   KPB_BIG_PATHS  the paths measured with KPB_H_BIG
+#              ["ftrace int3 kretprobe"]
 #   KPB_PATHS  hit paths ["ftrace int3 opt kretprobe"]
 #   KPB_LOOPS  calls per measurement [20000]
+#   KPB_ROUNDS rounds a measurement's calls are split into [3]
 #   KPB_ENABLE_BUDGET  ms allowed to arm probes one at a time, per path
 #              and N [8000]
 #   KPB_ENABLE_PATHS  paths of the enabling-time section ["ftrace int3"]
@@ -52,9 +60,12 @@ N_LIST=${KPB_N:-"0 1 1000 10000 40000"}
 H_LIST=${KPB_H:-"1 16 256"}
 H_BIG=${KPB_H_BIG-4096}
 [ "$H_BIG" = 0 ] && H_BIG=
-BIG_PATHS=${KPB_BIG_PATHS:-"ftrace int3"}
+BIG_N=${KPB_BIG_N:-}
+BIG_PATHS=${KPB_BIG_PATHS:-"ftrace int3 kretprobe"}
 PATHS=${KPB_PATHS:-"ftrace int3 opt kretprobe"}
 LOOPS=${KPB_LOOPS:-20000}
+ROUNDS=${KPB_ROUNDS:-3}
+RLOOPS=$((LOOPS / ROUNDS))
 BUDGET=${KPB_ENABLE_BUDGET:-8000}
 ENABLE_PATHS=${KPB_ENABLE_PATHS:-"ftrace int3"}
 ENABLE_N=${KPB_ENABLE_N:-$N_LIST}
@@ -111,7 +122,7 @@ save()
 # p50 NODE: median of a saved histogram, or "-".
 p50()
 {
-	v=$(awk -f "$pct" "$OUT/nodes/$1" | awk '{ print $6 }')
+	v=$(awk -f "$pct" "$OUT/nodes/$1" | awk '{ print $7 }')
 	echo "${v:--}"
 }
 
@@ -145,25 +156,33 @@ echo "kind	path	n	h	cache	node	detail" > "$TSV"
 ctl clear
 diag "sweep: paths '$PATHS' N '$N_LIST' H '$H_LIST' loops $LOOPS states '$STATES'"
 
-# measure PATH N HLIST: every H, the cache off then on.
+# measure PATH N HLIST: ROUNDS rounds of every H, the cache off then on;
+# each round's probed calls in kpb-PATH-nN-hH-STATE-rR, their unprobed
+# twins in the same name with "-t".
 measure()
 {
-	for h in $3; do
-		for c in $STATES; do
-			set_cache "$c"
-			node=kpb-$1-n$2-h$h-$c
-			if ! ctl hit "$1" "$h" "$LOOPS" "$node"; then
-				not_ok "$node: $reply"
-				continue
-			fi
-			save "$node"
-			hits=$(field hits)
-			echo "hit	$1	$2	$h	$c	$node	$hits" >> "$TSV"
-			# Every call must have hit its probe.
-			if [ "$hits" != "$LOOPS" ]; then
-				not_ok "$node: $hits hits for $LOOPS calls"
-			fi
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		for h in $3; do
+			for c in $STATES; do
+				set_cache "$c"
+				node=kpb-$1-n$2-h$h-$c-r$r
+				if ! ctl hit "$1" "$h" "$RLOOPS" "$node" "$node-t"; then
+					not_ok "$node: $reply"
+					continue
+				fi
+				save "$node"
+				save "$node-t"
+				hits=$(field hits)
+				printf 'hit\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+					"$1" "$2" "$h" "$c" "$node" "$hits" >> "$TSV"
+				# Every call must have hit its probe, no twin.
+				if [ "$hits" != "$RLOOPS" ]; then
+					not_ok "$node: $hits hits for $RLOOPS calls"
+				fi
+			done
 		done
+		r=$((r + 1))
 	done
 }
 
@@ -231,6 +250,8 @@ optimization 0
 for path in $PATHS; do
 	for h in $H_LIST $H_BIG; do
 		node=kpb-$path-h$h-base
+		# H_BIG may also be in H_LIST.
+		[ -f "$OUT/nodes/$node" ] && continue
 		if ctl hit "$path" "$h" "$LOOPS" "$node"; then
 			save "$node"
 			echo "base	$path	-	$h	-	$node	" >> "$TSV"
@@ -312,19 +333,21 @@ if [ -n "$last_n" ] && [ "$npaths" -gt 0 ] &&
 	progress "churn: $last_n fill probes unregistered under load"
 fi
 
-# The big hot sets, at the largest N only: arming thousands of probes
-# takes minutes under emulation.  Again armed before the fill.
+# The big hot sets, at the largest N (or KPB_BIG_N): arming thousands of
+# probes takes minutes under emulation.  Again armed before the fill.
 if [ -n "$H_BIG" ] && [ -n "$last_n" ] && ctl fill 0; then
 	big=
 	for path in $BIG_PATHS; do
 		arm "$path" "$H_BIG" && big="$big $path"
 	done
-	if ctl fill "$last_n" $fill_arm; then
-		measure_all "$last_n" "$big" "$H_BIG"
-	else
-		not_ok "fill $last_n: $reply"
-	fi
-	ctl clear
+	for n in ${BIG_N:-$last_n}; do
+		if ctl fill "$n" $fill_arm; then
+			measure_all "$n" "$big" "$H_BIG"
+		else
+			not_ok "fill $n: $reply"
+		fi
+		ctl clear
+	done
 fi
 ctl unhot
 ctl fill 0
@@ -446,19 +469,37 @@ done
 ctl clear
 progress "hist trigger comparison done"
 
+# cost NODE: the median over the rounds of p50(probed) - p50(twin), or "-".
+cost()
+{
+	r=1
+	costs=
+	while [ "$r" -le "$ROUNDS" ]; do
+		v=$(p50 "$1-r$r")
+		t=$(p50 "$1-r$r-t")
+		case "$v$t" in
+		*-*) ;;
+		*) costs="$costs $((v - t))" ;;
+		esac
+		r=$((r + 1))
+	done
+	v=$(echo $costs | tr ' ' '\n' | sort -n |
+	    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	echo "${v:--}"
+}
+
 # The table: median hook cost per path, N, H and cache state.
-diag "hook cost, ns (p50 probed - p50 unprobed):"
+diag "hook cost, ns (median over $ROUNDS rounds of p50 probed - p50 twin):"
 diag "path      N      H  $(for c in $STATES; do printf '%8s' "$c"; done)"
 for path in $PATHS; do
 	for n in $N_LIST; do
 		for h in $H_LIST; do
-			b=$(p50 "kpb-$path-h$h-base")
 			line=$(printf '%-9s %-6s %-4s' "$path" "$n" "$h")
 			for c in $STATES; do
-				v=$(p50 "kpb-$path-n$n-h$h-$c")
-				case "$v$b" in
-				*-*) line="$line       -" ;;
-				*) line="$line$(printf '%8d' $((v - b)))" ;;
+				v=$(cost "kpb-$path-n$n-h$h-$c")
+				case "$v" in
+				-) line="$line       -" ;;
+				*) line="$line$(printf '%8d' "$v")" ;;
 				esac
 			done
 			diag "$line"
