@@ -3,7 +3,8 @@
 # The lookup cache on the host CPU: tools/testing/kprobe_cache of the
 # series, quick (CI) or run (full table).  Saves the output and, with a
 # RESULTS file, records the checks that do not depend on timing: every
-# lookup right, a cold cached lookup costs at most one LL miss, the
+# lookup right, a cold cached lookup costs at most two LL misses (its
+# cache set and the CPU's state, as in the kernel), the
 # 40,000-probe chain walk more than 100 (the model shows the problem),
 # and a cold lookup in the index at most 4.5 with 16 or 4,096 hot probes.
 # Usage: hostbench.sh SRC OUTDIR quick|run [RESULTS]
@@ -44,10 +45,10 @@ if [ "$(wc -w <<<"$row")" = 8 ]; then
 else
 	read -r _ _ walk_ll _ cache_ll <<<"$row"
 fi
-if awk -v c="$cache_ll" 'BEGIN { exit !(c <= 1.0) }'; then
-	rec PASS "host harness: cold cached lookup <= 1 LL miss at N=40000 ($cache_ll)"
+if awk -v c="$cache_ll" 'BEGIN { exit !(c <= 2.0) }'; then
+	rec PASS "host harness: cold cached lookup <= 2 LL misses at N=40000 ($cache_ll)"
 else
-	rec FAIL "host harness: cold cached lookup <= 1 LL miss at N=40000" "$cache_ll"
+	rec FAIL "host harness: cold cached lookup <= 2 LL misses at N=40000" "$cache_ll"
 fi
 if awk -v w="$walk_ll" 'BEGIN { exit !(w > 100) }'; then
 	rec PASS "host harness: the walk at N=40000 misses > 100 times ($walk_ll)"

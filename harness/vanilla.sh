@@ -17,9 +17,30 @@ tarball=${VANILLA_TARBALL:-}
 if [ -z "$tarball" ]; then
 	tarball=$(ls "$VDIR"/linux-6.12_*.orig.tar.xz 2>/dev/null | sort -V | tail -1 || true)
 fi
+listed() {
+	apt-cache showsrc linux-6.12 2>/dev/null | sed -n 's/^Version: //p' |
+		sort -u | sort -rV
+}
+if [ -z "$tarball" ] && [ -z "$(listed)" ] && [ "$(id -u)" -eq 0 ]; then
+	# Other deb-src lines (trixie, sid) do not list linux-6.12.
+	log "vanilla: adding bookworm's deb-src lines"
+	cat >/etc/apt/sources.list.d/kseries-deb-src.sources <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	apt-get update -qq >/dev/null 2>&1 || log "vanilla: apt-get update reported an error"
+fi
 if [ -z "$tarball" ]; then
-	versions=$(apt-cache showsrc linux-6.12 2>/dev/null | sed -n 's/^Version: //p' |
-		sort -u | sort -rV)
+	versions=$(listed)
 	if [ -z "$versions" ]; then
 		rec SKIP "apply (vanilla 6.12.y)" "apt-cache showsrc linux-6.12 lists no version (no deb-src lines?); set VANILLA_TARBALL=/path/linux-6.12_6.12.N.orig.tar.xz"
 		exit 0

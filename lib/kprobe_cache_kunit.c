@@ -359,6 +359,30 @@ static void kpc_unregister_all(struct kpc_probe *p, unsigned int n)
 }
 
 /*
+ * Calls kpc_nops() @calls times on one CPU with interrupts off; returns the
+ * hits, misses and bypassed lookups that CPU's cache counted meanwhile.
+ */
+static struct kprobe_cache_stats kpc_run_nops(unsigned int calls)
+{
+	struct kprobe_cache_stats before, after;
+	unsigned long flags;
+	unsigned int i;
+
+	migrate_disable();
+	local_irq_save(flags);
+	before = kpc_stats();
+	for (i = 0; i < calls; i++)
+		kpc_nops_call();
+	after = kpc_stats();
+	local_irq_restore(flags);
+	migrate_enable();
+	after.hits -= before.hits;
+	after.misses -= before.misses;
+	after.bypassed -= before.bypassed;
+	return after;
+}
+
+/*
  * A hot set that overflows its cache set makes nearly every lookup miss and
  * evict: after a window of such misses the CPU bypasses the cache, and every
  * probe still runs on every hit.  Once the hot set fits again, the cache is
@@ -366,9 +390,8 @@ static void kpc_unregister_all(struct kpc_probe *p, unsigned int n)
  */
 static void kpc_test_thrash(struct kunit *test)
 {
-	struct kprobe_cache_stats before, after;
 	unsigned int *count, i, n, s = 0;
-	unsigned long flags;
+	struct kprobe_cache_stats d;
 	struct kpc_probe *p;
 	u8 *base;
 	int ret;
@@ -377,8 +400,11 @@ static void kpc_test_thrash(struct kunit *test)
 	p = kunit_kcalloc(test, KPC_THRASH, sizeof(*p), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, count);
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	/* Past the entry (endbr64, the ftrace call): nops only. */
-	base = (u8 *)kpc_nops + 16;
+	/*
+	 * Past the entry (endbr64, the ftrace call): nops only.  From the
+	 * pointer, so that no relocation points into the function's body.
+	 */
+	base = (u8 *)kpc_nops_call + 16;
 	for (i = 0; i < KPC_NOPS - 32; i++)
 		count[kprobe_cache_set_index(base + i)]++;
 	for (i = 1; i < KPROBE_CACHE_SETS; i++)
@@ -403,36 +429,21 @@ static void kpc_test_thrash(struct kunit *test)
 		n++;
 	}
 
-	migrate_disable();
-	local_irq_save(flags);
-	before = kpc_stats();
-	for (i = 0; i < 200; i++)
-		kpc_nops_call();
-	after = kpc_stats();
-	local_irq_restore(flags);
+	d = kpc_run_nops(200);
 	for (i = 0; i < KPC_THRASH; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 200);
-	KUNIT_EXPECT_GT(test, after.bypassed - before.bypassed, 0UL);
-	KUNIT_EXPECT_LT(test, after.hits - before.hits, 100UL);
+	KUNIT_EXPECT_GT(test, d.bypassed, 0UL);
+	KUNIT_EXPECT_LT(test, d.hits, 100UL);
 
 	/* As many probes as ways: they fit, the cache is used again. */
-	migrate_enable();
 	for (i = KPROBE_CACHE_WAYS; i < KPC_THRASH; i++)
 		unregister_kprobe(&p[i].kp);
 	kprobe_cache_switch(true);
-	migrate_disable();
-	local_irq_save(flags);
-	before = kpc_stats();
-	for (i = 0; i < 200; i++)
-		kpc_nops_call();
-	after = kpc_stats();
-	local_irq_restore(flags);
-	migrate_enable();
+	d = kpc_run_nops(200);
 	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 400);
-	KUNIT_EXPECT_EQ(test, after.bypassed - before.bypassed, 0UL);
-	KUNIT_EXPECT_LE(test, after.misses - before.misses,
-			(unsigned long)KPROBE_CACHE_WAYS);
+	KUNIT_EXPECT_EQ(test, d.bypassed, 0UL);
+	KUNIT_EXPECT_LE(test, d.misses, (unsigned long)KPROBE_CACHE_WAYS);
 	kpc_unregister_all(p, KPROBE_CACHE_WAYS);
 }
 

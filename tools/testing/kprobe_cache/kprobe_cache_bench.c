@@ -128,9 +128,16 @@ static unsigned long kprobe_index;
 static unsigned int index_used, index_filled;
 static struct kprobe **registered;	/* registration order */
 static struct kprobe_cache kcache;
-static struct kprobe_cache_stats kstats;
-static struct kprobe_cache_window kwin;
-static int kbypass;
+/*
+ * The per-CPU state next to the cache, as struct kprobe_cache_cpu in
+ * kernel/kprobe_cache.c: one cache line, read on every lookup.
+ */
+static struct {
+	unsigned int seq;
+	int bypass;
+	struct kprobe_cache_window win;
+	struct kprobe_cache_stats stats;
+} kcpu __aligned(64);
 static unsigned long sink;
 
 static void *pool;
@@ -192,24 +199,24 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	struct kprobe *p;
 	bool evicted;
 
-	if (kbypass > 0) {
-		kbypass--;
-		kstats.bypassed++;
+	if (kcpu.bypass > 0) {
+		kcpu.bypass--;
+		kcpu.stats.bypassed++;
 		return index_lookup(addr);
 	}
 	p = kprobe_cache_probe(&kcache, addr);
 	if (likely(p)) {
-		kstats.hits++;
+		kcpu.stats.hits++;
 		return p;
 	}
-	kstats.misses++;
+	kcpu.stats.misses++;
 	p = index_lookup(addr);
 	if (p) {
 		/* kprobe_cache_fill(): round robin on the insert count */
-		evicted = kprobe_cache_insert(&kcache, addr, p, kstats.inserts);
-		kstats.inserts++;
-		if (kprobe_cache_window_end(&kwin, kstats.hits, evicted))
-			kbypass = KPROBE_CACHE_BYPASS;
+		evicted = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts);
+		kcpu.stats.inserts++;
+		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, evicted))
+			kcpu.bypass = KPROBE_CACHE_BYPASS;
 	}
 	return p;
 }
@@ -368,9 +375,7 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 	rng_state = seed;
 	memset(kprobe_table, 0, sizeof(kprobe_table));
 	kprobe_cache_flush(&kcache);
-	memset(&kstats, 0, sizeof(kstats));
-	memset(&kwin, 0, sizeof(kwin));
-	kbypass = 0;
+	memset(&kcpu, 0, sizeof(kcpu));
 
 	pool = xalloc_pages(nslots * SLOT_SIZE);
 	registered = xcalloc(n, sizeof(*registered));
@@ -449,7 +454,7 @@ static noinline void warm_cache(unsigned int h)
 	unsigned int i;
 
 	for (i = 0; i < h; i++)
-		kprobe_cache_insert(&kcache, hot[i], hot_kp[i], kstats.inserts++);
+		kprobe_cache_insert(&kcache, hot[i], hot_kp[i], kcpu.stats.inserts++);
 }
 
 /* Flush the CPU caches (or cachegrind's) by reading a big buffer. */
@@ -720,7 +725,7 @@ static int cachegrind_mode(int argc, char **argv)
 	}
 	WRITE_ONCE(sink, sink + sum);
 	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu evict=%zu KiB wrong=%lu cache_misses=%lu\n",
-	       argv[2], n, h, count, evict_bytes >> 10, bad, kstats.misses);
+	       argv[2], n, h, count, evict_bytes >> 10, bad, kcpu.stats.misses);
 	free_table();
 	return bad ? 1 : 0;
 }
@@ -787,10 +792,10 @@ int main(int argc, char **argv)
 			xc = measure_cold(INDEX, h, samples, overhead);
 			cc = measure_cold(CACHE, h, samples, overhead);
 			/* Hit rate of a separate pass, counted exactly. */
-			memset(&kstats, 0, sizeof(kstats));
+			memset(&kcpu.stats, 0, sizeof(kcpu.stats));
 			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
-			hit = 100.0 * kstats.hits / lookups;
-			byp = 100.0 * kstats.bypassed / lookups;
+			hit = 100.0 * kcpu.stats.hits / lookups;
+			byp = 100.0 * kcpu.stats.bypassed / lookups;
 			printf("%6u %4u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f %7.2f %8.2f\n",
 			       n, h, wh, xh, ch, wc, xc, cc, hit, byp);
 			fflush(stdout);
