@@ -6,7 +6,9 @@
 # lookup right, a cold cached lookup costs at most two LL misses (its
 # cache set and the CPU's state, as in the kernel), the
 # 40,000-probe chain walk more than 100 (the model shows the problem),
-# and a cold lookup in the index at most 4.5 with 16 or 4,096 hot probes.
+# and a cold lookup in the index at most 3.5 with 16 or 4,096 hot probes
+# (the index word, the slot and the kprobe; the tags spare the kprobes of
+# other addresses: 3.89 without them at H=4096).
 # Usage: hostbench.sh SRC OUTDIR quick|run [RESULTS]
 . "$(dirname "$0")/common.sh"
 
@@ -59,9 +61,9 @@ fi
 # The index: about one slot and the kprobe per lookup, at any N and H.
 for h in 16 4096; do
 	v=$(awk -v h="$h" '$1 == 40000 && $2 == h && NF == 8 { print $6 }' "$out" | tail -n1)
-	if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 4.5) }'; then
-		rec PASS "host harness: cold index lookup <= 4.5 LL misses at N=40000, H=$h ($v)"
+	if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 3.5) }'; then
+		rec PASS "host harness: cold index lookup <= 3.5 LL misses at N=40000, H=$h ($v)"
 	else
-		rec FAIL "host harness: cold index lookup <= 4.5 LL misses at N=40000, H=$h" "${v:-no row}"
+		rec FAIL "host harness: cold index lookup <= 3.5 LL misses at N=40000, H=$h" "${v:-no row}"
 	fi
 done

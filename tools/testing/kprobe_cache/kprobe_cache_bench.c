@@ -9,7 +9,8 @@
  * with N probes registered a chain holds about N/64 kprobes and a hit
  * visits about N/128 of them, each a separately allocated object on its own
  * cache line.  It now reads the table's index, an open-addressing array of
- * kprobe pointers sized to N.  The per-CPU kprobe cache answers a hot
+ * kprobe pointers sized to N, each tagged with three more bits of the
+ * hash of its address.  The per-CPU kprobe cache answers a hot
  * address from one 64-byte set.  This program compiles the very header the
  * kernel compiles and compares:
  *
@@ -120,10 +121,15 @@ struct kprobe {
 
 static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
 
-/* The index, as in kernel/kprobes.c: slot array | log2(slots). */
+/*
+ * The index, as in kernel/kprobes.c: slot array | log2(slots); a slot is
+ * kprobe pointer | tag.
+ */
 #define KPROBE_INDEX_MIN_BITS	6
 #define KPROBE_INDEX_BITS_MASK	0x3fUL
-#define KPROBE_INDEX_DELETED	((struct kprobe *)-1L)
+#define KPROBE_INDEX_TAG_BITS	3
+#define KPROBE_INDEX_TAG_MASK	((1UL << KPROBE_INDEX_TAG_BITS) - 1)
+#define KPROBE_INDEX_DELETED	(~0UL)
 static unsigned long kprobe_index;
 static unsigned int index_used, index_filled;
 static struct kprobe **registered;	/* registration order */
@@ -164,26 +170,40 @@ static noinline struct kprobe *walk_lookup(void *addr)
 	return NULL;
 }
 
+/* kprobe_index_hash(): the first slot of @addr and, in *@tag, its tag. */
+static inline unsigned int index_hash(void *addr, unsigned int bits,
+				      unsigned long *tag)
+{
+	u64 h = (unsigned long)addr * GOLDEN_RATIO_64;
+
+	*tag = (h >> (64 - bits - KPROBE_INDEX_TAG_BITS)) & KPROBE_INDEX_TAG_MASK;
+	return h >> (64 - bits);
+}
+
 /* The lookup, as get_kprobe() in kernel/kprobes.c. */
 static noinline struct kprobe *index_lookup(void *addr)
 {
 	unsigned long index = READ_ONCE(kprobe_index);
 	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
-	struct kprobe **slot;
+	unsigned long *slot, tag, v;
 	unsigned int i, n, mask;
 	struct kprobe *p;
 
-	slot = (struct kprobe **)(index & ~KPROBE_INDEX_BITS_MASK);
+	slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
 	if (!slot)
 		return NULL;
 	mask = (1U << bits) - 1;
-	i = hash_ptr(addr, bits);
+	i = index_hash(addr, bits, &tag);
 	for (n = 0; n <= mask; n++) {
-		p = READ_ONCE(slot[i]);
-		if (!p)
+		v = READ_ONCE(slot[i]);
+		if (!v)
 			break;
-		if (p != KPROBE_INDEX_DELETED && p->addr == addr)
-			return p;
+		if ((v & KPROBE_INDEX_TAG_MASK) == tag &&
+		    v != KPROBE_INDEX_DELETED) {
+			p = (struct kprobe *)(v & ~KPROBE_INDEX_TAG_MASK);
+			if (p->addr == addr)
+				return p;
+		}
 		i = (i + 1) & mask;
 	}
 	return NULL;
@@ -301,17 +321,18 @@ static void free_index(void)
 /* kprobe_index_put() */
 static void index_put(unsigned long index, struct kprobe *p)
 {
-	struct kprobe **slot = (struct kprobe **)(index & ~KPROBE_INDEX_BITS_MASK);
+	unsigned long *slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
 	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
 	unsigned int mask = (1U << bits) - 1;
-	unsigned int i = hash_ptr(p->addr, bits);
+	unsigned long tag;
+	unsigned int i = index_hash(p->addr, bits, &tag);
 
 	while (slot[i] && slot[i] != KPROBE_INDEX_DELETED)
 		i = (i + 1) & mask;
 	if (!slot[i])
 		index_filled++;
 	index_used++;
-	slot[i] = p;
+	slot[i] = (unsigned long)p | tag;
 }
 
 /* kprobe_index_resize() for the first @nr registered kprobes. */
@@ -324,7 +345,7 @@ static void index_resize(unsigned int nr)
 
 	while ((1UL << bits) < 2UL * nr)
 		bits++;
-	bytes = sizeof(struct kprobe *) << bits;
+	bytes = sizeof(unsigned long) << bits;
 	/*
 	 * kvmalloc() of a power-of-two size is aligned to the size; huge
 	 * pages, as the kernel's direct map, also keep TLB misses out of
