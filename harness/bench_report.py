@@ -440,6 +440,31 @@ def index_table(b):
 	return cols, lines
 
 
+def lookups_table(b):
+	"""What the lookup cache counted during the cache-on measurements,
+	summed over the rounds of each path, N and H."""
+	cols = ['path', 'N', 'H', 'lookups', 'hits', 'misses', 'bypassed',
+		'hit %']
+	sums = collections.OrderedDict()
+	for r in b.rows:
+		if r['kind'] != 'lookups' or r['cache'] != 'on':
+			continue
+		w = r['detail'].split()
+		if len(w) < 3:
+			continue
+		k = (r['path'], int(r['n']), int(r['h']))
+		t = sums.setdefault(k, [0, 0, 0])
+		for i in range(3):
+			t[i] += int(w[i])
+	lines = []
+	for (path, n, h), (hits, misses, byp) in sorted(sums.items()):
+		total = hits + misses + byp
+		lines.append([path, str(n), str(h), str(total), str(hits),
+			      str(misses), str(byp),
+			      '%.1f' % (100.0 * hits / total) if total else '-'])
+	return cols, lines
+
+
 def boost_table(b, bb):
 	"""int3 hits on the main kernel (a CONFIG_PREEMPTION kernel, which never
 	boosts) against a kernel that boosts (BB), same N and H."""
@@ -527,6 +552,7 @@ def main():
 	pre = load(a.pre, a.pre_from_results, a.pct) if a.pre else None
 	vc, vl = variant_table(b, base, pre) if (base or pre) else ([], [])
 	xc, xl = index_table(b)
+	lc, ll = lookups_table(b)
 	bc, bl = base_table(b, base) if base else ([], [])
 	oc, ol = boost_table(b, bb) if bb else ([], [])
 	hc, hl = b.hit_table()
@@ -561,6 +587,9 @@ def main():
 			'baseline', text_table(vc, vl), ''] + text
 	if xl:
 		text += ['', 'The kprobe table\'s index', text_table(xc, xl)]
+	if ll:
+		text += ['', 'The lookup cache during the cache-on measurements '
+			 '(kprobes/cache_stats, all rounds)', text_table(lc, ll)]
 	if bb:
 		text += ['', 'int3 hook cost, ns: single-stepping (this kernel) '
 			 'and boosted (%s)' % (a.boosted_kernel or a.boosted),
@@ -591,6 +620,11 @@ def main():
 	      if vl else []) + ([
 	      '', '## Memory of the kprobe table\'s index', '',
 	      md_table(xc, xl)] if xl else []) + ([
+	      '', '## The lookup cache during the measurements', '',
+	      'What kprobes/cache_stats counted during the cache-on rounds, '
+	      'summed over the rounds: each round starts with the cache '
+	      'flushed (the switch), so each hot address misses once per '
+	      'round at least.', '', md_table(lc, ll)] if ll else []) + ([
 	      '', '## Base kernel, series cache off, series cache on', '',
 	      'base = the kernel without the kprobe patches (the series up to '
 	      'the benchmark patch: kstats and the benchmark module only), '

@@ -20,7 +20,11 @@
 # hook's cost is p50(probed) - p50(twin) of the same loop.  A measurement
 # is split into KPB_ROUNDS rounds, interleaved over H and the cache states,
 # so that a slow spell of the host or the emulator spoils one round, not a
-# whole point; the report takes the median of the rounds.  The same calls
+# whole point; the report takes the median of the rounds.  Each round also
+# reads what the lookup cache counted (kprobes/cache_stats): with the cache
+# off it counts nothing; with it on and at most 16 hot probes, each hot
+# address misses once (the switch flushed the cache) and every other
+# lookup hits, or the round fails.  The same calls
 # unprobed before any probe is armed give the boot's baseline.  The int3
 # path runs with debug.kprobes-optimization = 0, the opt path with 1.
 #
@@ -131,6 +135,34 @@ if [ -f "$kprobes/cache_enabled" ]; then
 else
 	STATES="nocache"
 fi
+# lookups_reset, lookups_check PATH N H STATE NODE: what the lookup cache
+# counted during one measurement; a "lookups" line in the TSV.
+lookups_reset()
+{
+	if [ -f "$kprobes/cache_stats" ]; then
+		echo reset > "$kprobes/cache_stats"
+	fi
+}
+lookups_check()
+{
+	[ -f "$kprobes/cache_stats" ] || return 0
+	# all hits H misses M inserts I invalidations V bypassed B
+	# shellcheck disable=SC2046
+	set -- "$@" $(sed -n 's/^all //p' "$kprobes/cache_stats")
+	lh=${7:-0} lm=${9:-0} lb=${15:-0}
+	printf 'lookups\t%s\t%s\t%s\t%s\t%s\t%s %s %s\n' \
+		"$1" "$2" "$3" "$4" "$5" "$lh" "$lm" "$lb" >> "$TSV"
+	if [ "$4" = off ]; then
+		if [ $((lh + lm + lb)) -ne 0 ]; then
+			not_ok "$5: cache off, yet $lh hits, $lm misses, $lb bypassed"
+		fi
+	elif [ "$1" != opt ] && [ "$3" -le 16 ]; then
+		if [ "$lm" -gt "$3" ] || [ "$lh" -lt $((RLOOPS - $3)) ]; then
+			not_ok "$5: $lh hits, $lm misses, $lb bypassed ($RLOOPS calls)"
+		fi
+	fi
+}
+
 set_cache()
 {
 	case $1 in
@@ -167,6 +199,7 @@ measure()
 			for c in $STATES; do
 				set_cache "$c"
 				node=kpb-$1-n$2-h$h-$c-r$r
+				lookups_reset
 				if ! ctl hit "$1" "$h" "$RLOOPS" "$node" "$node-t"; then
 					not_ok "$node: $reply"
 					continue
@@ -180,6 +213,7 @@ measure()
 				if [ "$hits" != "$RLOOPS" ]; then
 					not_ok "$node: $hits hits for $RLOOPS calls"
 				fi
+				lookups_check "$1" "$2" "$h" "$c" "$node"
 			done
 		done
 		r=$((r + 1))
