@@ -121,12 +121,14 @@ def main():
         per, total = symbolize.by_symbol(got, syms)
         loops, hits = int(m['loops']), int(m.get('hits') or 0)
         ch, cm = int(m['cache_hits']), int(m['cache_misses'])
+        # Lookups sent to the table while the hot set overflows the cache.
+        cb = int(m.get('cache_bypassed') or 0)
         if hits != loops:
             errors.append(f'{label}: {hits} probe hits for {loops} calls')
-        if m['cache'] == 'on' and ch + cm != hits:
-            errors.append(f'{label}: {ch + cm} cache lookups for {hits} hits')
-        if m['cache'] == 'off' and ch + cm:
-            errors.append(f'{label}: {ch + cm} cache lookups with the '
+        if m['cache'] == 'on' and ch + cm + cb != hits:
+            errors.append(f'{label}: {ch + cm + cb} cache lookups for {hits} hits')
+        if m['cache'] == 'off' and ch + cm + cb:
+            errors.append(f'{label}: {ch + cm + cb} cache lookups with the '
                           'cache off')
         if any(p.other.get('model') == 'off' for p in got):
             errors.append(f'{label}: the model was off')
@@ -146,9 +148,10 @@ def main():
         rows.append([name] + [fn(c) for c in cols])
 
     row('probe hits', lambda c: f'{int(c[2]["hits"]):,}')
-    row('cache lookups hit/miss',
+    row('cache lookups hit/miss/bypassed',
         lambda c: (f'{int(c[2]["cache_hits"]):,}/'
-                   f'{int(c[2]["cache_misses"]):,}'
+                   f'{int(c[2]["cache_misses"]):,}/'
+                   f'{int(c[2].get("cache_bypassed") or 0):,}'
                    if c[1] == 'on' else '-'))
     row('accesses per hit',
         lambda c: f'{c[4][0] / max(1, int(c[2]["hits"])):,.1f}')
@@ -193,7 +196,7 @@ def main():
     for c in cols:
         if c[0] not in paths:
             paths.append(c[0])
-    cw = 13
+    cw = max([13] + [len(v) + 2 for r in rows for v in r[1:]])
     line = ' ' * width
     for p in paths:
         n = sum(1 for c in cols if c[0] == p)
