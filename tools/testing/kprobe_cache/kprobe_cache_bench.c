@@ -174,10 +174,10 @@ static noinline struct kprobe *walk_lookup(void *addr)
 static inline unsigned int index_hash(void *addr, unsigned int bits,
 				      unsigned long *tag)
 {
-	u64 h = (unsigned long)addr * GOLDEN_RATIO_64;
+	u32 h = hash_ptr(addr, bits + KPROBE_INDEX_TAG_BITS);
 
-	*tag = (h >> (64 - bits - KPROBE_INDEX_TAG_BITS)) & KPROBE_INDEX_TAG_MASK;
-	return h >> (64 - bits);
+	*tag = h & KPROBE_INDEX_TAG_MASK;
+	return h >> KPROBE_INDEX_TAG_BITS;
 }
 
 /* The lookup, as get_kprobe() in kernel/kprobes.c. */
