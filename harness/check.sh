@@ -162,13 +162,13 @@ for p in "${PATCHES[@]}"; do
 	out=$(cd "$LINUX" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
 		--no-summary-file "$p" 2>&1) || true
 	total=$(echo "$out" | grep '^total:' || echo "total: no result")
-	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$total"; then
 		record PASS "checkpatch: $b"
 	else
 		echo "$out" | grep -E -A3 '^(ERROR|WARNING|CHECK)' | head -40 >&2
 		record FAIL "checkpatch: $b" "$total"
 	fi
-	if echo "$out" | grep -q 'Traceback'; then
+	if grep -q 'Traceback' <<<"$out"; then
 		record FAIL "checkpatch: $b" "a helper script crashed"
 	fi
 done
@@ -290,7 +290,7 @@ if [ -n "$booted" ]; then
 		case "$f" in lib/*.c | kernel/*.c | arch/*.c | arch/*/*.c) ;; *) continue ;; esac
 		o=${f%.c}.o
 		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 "$o" 2>&1) || true
-		if echo "$out" | grep -E "(warning|error):" | grep -q .; then
+		if grep -Eq "(warning|error):" <<<"$out"; then
 			echo "$out" | grep -E "(warning|error):" | head -20 >&2
 			record FAIL "W=1 and sparse: $f"
 		else

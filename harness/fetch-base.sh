@@ -29,7 +29,7 @@ fi
 listed() {
 	apt-cache showsrc linux 2>/dev/null | sed -n 's/^Version: //p' | sort -u | sort -rV
 }
-if ! listed | grep -qxF "$DEBVER"; then
+if ! grep -qxF "$DEBVER" <<<"$(listed)"; then
 	[ "$(id -u)" -eq 0 ] || die "apt lists no linux=$DEBVER source: add deb-src lines for trixie, trixie-backports and sid (see .ci/run), or put linux_$VERSION.orig.tar.xz (sha256 $SHA256) in $CACHE"
 	log "fetch: adding deb-src lines for trixie, trixie-backports, sid"
 	cat >/etc/apt/sources.list.d/kseries-newer-src.sources <<'SRC'
