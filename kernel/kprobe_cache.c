@@ -16,31 +16,31 @@
  * replacing a probe; the removal of a probe or aggregator, by
  * unregistration, the rollback of a failed arm or the optimizer's removal
  * of unused probes) end with kprobe_cache_invalidate(addr) for the
- * address concerned, which
- * increments the generation of the one set that address maps to, with
- * release ordering.  A CPU's entries in a set are valid only while the
- * CPU's generation of that set equals the global one; everything below
- * holds set by set, as an address can only be cached in its own set:
+ * address concerned.  It increments the generation of the one set that
+ * address maps to, then, after a full barrier, removes the address from
+ * that set in every CPU's cache: it writes NULL over the address of the
+ * entry and leaves its kprobe pointer alone.  A hit reads nothing but its
+ * own CPU's state and set; only a miss reads a generation:
  *
- *  - A lookup reads its set's generation (acquire) before it probes the
- *    cache or walks the table.  If it sees the new generation, it also sees the
- *    table change that preceded it, so it neither uses an older entry (the
- *    generations differ) nor inserts a removed probe (its walk cannot find
- *    it).
- *  - A lookup that still sees the old generation began before the
- *    increment was visible, so it is inside the RCU read-side critical
- *    section (preemption or interrupts disabled) that the writer waits
- *    for before unregister returns or a probe is freed (synchronize_rcu(),
- *    or synchronize_rcu_tasks() in the optimizer, which also waits for
- *    such sections): exactly the window in which get_kprobe() may also
- *    still return the removed probe.
+ *  - A lookup that begins once the removal is visible cannot find the old
+ *    entry.  One that found it earlier is inside the RCU read-side
+ *    critical section (preemption or interrupts disabled) that the writer
+ *    waits for before unregister returns or a probe is freed
+ *    (synchronize_rcu(), or synchronize_rcu_tasks() in the optimizer,
+ *    which also waits for such sections): exactly the window in which
+ *    get_kprobe() may also still return the removed probe.
+ *  - A miss reads the generation of its set (acquire) before it walks the
+ *    table, inserts what it found, and after a full barrier reads the
+ *    generation again: if it moved, the walk may have raced with a change
+ *    of the table, and the miss takes its entry out again.  Each side
+ *    stores (the entry; the generation), then has a full barrier, then
+ *    loads (the generation; the set), so at least one of them sees the
+ *    other's store: either the writer's sweep finds the new entry or the
+ *    miss finds the new generation, and no removed probe stays cached.
  *  - Adding a probe needs no invalidation: the cache holds no negative
  *    entries, and a second probe at a cached address goes through an
  *    aggregator, which replaces the first probe in the table and
  *    invalidates.
- *  - A lookup that finds the table changed under it only inserts under the
- *    generation it read first; if an interrupting lookup has meanwhile moved
- *    the cache to a newer generation, it inserts nothing.
  *
  * A resize of the table's index moves no address to another kprobe: a
  * cached entry stays the kprobe get_kprobe() returns, and nothing is
@@ -48,32 +48,36 @@
  *
  * A CPU whose hot set overflows its cache (KPROBE_CACHE_WINDOW in
  * include/linux/kprobe_cache.h) calls get_kprobe() directly for its next
- * lookups: it neither reads nor writes its sets meanwhile, and when it
- * comes back to them, their generations decide what is still valid, as
- * after any other pause.  Whether a lookup bypasses the cache only decides
- * where the answer comes from, never what it is.
+ * lookups: it neither reads nor writes its sets meanwhile, and the
+ * invalidations that happen meanwhile still sweep them, so when it comes
+ * back to them they hold nothing stale.  Whether a lookup bypasses the
+ * cache only decides where the answer comes from, never what it is.
  *
  * Disabling a probe or all probes does not change the table: the callers
  * check kprobe_disabled() after the lookup, as they do after get_kprobe().
  * Module unload turns probes GONE in place, also without changing the table.
- * Turning the cache off and on through debugfs invalidates too.
+ * Turning the cache on through debugfs empties every CPU's cache first.
  *
- * So invalidation costs one atomic increment and no IPI, whatever the
- * number of CPUs: unregistering N probes costs N increments, and a CPU
- * flushes one set (4 entries) when its next lookup in that set finds the
- * generation moved.  Lookups of addresses in other sets keep hitting.
- * Turning the cache back on moves every set's generation.
+ * So an invalidation costs one atomic increment and, per possible CPU, a
+ * read of one 64-byte set (a write only where the address is cached), and
+ * no IPI: unregistering N probes on C CPUs reads N * C sets, once each.  A
+ * hit costs two cache lines, its CPU's state (sequence count, bypass,
+ * statistics) and one set, whatever the number of CPUs or probes.
+ * Lookups of addresses in other sets keep hitting.
  *
  * Readers and writers of one CPU's cache are that CPU's lookups, which can
  * nest: an interrupt that hits a kprobe inside kprobe_ftrace_handler(), or
  * an int3 or NMI inside either (kprobe_int3_handler() runs in NMI context
- * on x86).  A writer (flush and insert after a miss) makes a per-CPU
- * sequence count odd while it writes, with single-instruction this_cpu
- * increments, and a writer that finds the count odd has interrupted
- * another writer and writes nothing.  A reader uses what it found only if
- * the count was even and unchanged around its probe: otherwise a nested
- * insert could have paired the address of its new entry with the kprobe of
- * the entry it replaced.  A reader that loses this race walks the table.
+ * on x86).  A writer (the insertion after a miss, and its removal if the
+ * generation moved) makes a per-CPU sequence count odd while it writes,
+ * with single-instruction this_cpu increments, and a writer that finds the
+ * count odd has interrupted another writer and writes nothing.  A reader
+ * uses what it found only if the count was even and unchanged around its
+ * probe: otherwise a nested insert could have paired the address of its
+ * new entry with the kprobe of the entry it replaced.  A reader that loses
+ * this race walks the table.  Other CPUs only ever write NULL over an
+ * entry's address, never its kprobe: a reader that found an address reads
+ * the kprobe that was stored with it.
  */
 
 #include <linux/atomic.h>
@@ -92,24 +96,23 @@
 /*
  * One CPU's state besides its sets: the sequence count of its writers, the
  * lookups it has left to make without the cache while its hot set
- * overflows it, the window that decides that, its statistics and, per
- * set, the generation its entries belong to.  @bypass is signed: nested
- * lookups may decrement it past zero, which ends the bypass as well.
+ * overflows it, the window that decides that, and its statistics; 64
+ * bytes, one cache line, which every lookup reads.  @bypass is signed:
+ * nested lookups may decrement it past zero, which ends the bypass as well.
  */
 struct kprobe_cache_cpu {
 	unsigned int seq;
 	int bypass;
 	struct kprobe_cache_window win;
 	struct kprobe_cache_stats stats;
-	unsigned long gen[KPROBE_CACHE_SETS];
 };
 
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
-static DEFINE_PER_CPU(struct kprobe_cache_cpu, kprobe_cache_cpu);
+static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache_cpu, kprobe_cache_cpu);
 /*
- * The generation of each set.  Global and per-CPU generations start equal
- * (0) with every cache empty.  64-bit (KPROBE_CACHE depends on 64BIT): no
- * generation wraps around.
+ * The generation of each set, moved by every invalidation of an address
+ * in the set, read by misses only.  64-bit (KPROBE_CACHE depends on
+ * 64BIT): no generation wraps around.
  */
 static atomic_long_t kprobe_cache_gen[KPROBE_CACHE_SETS];
 /*
@@ -127,26 +130,55 @@ static DEFINE_MUTEX(kprobe_cache_switch_mutex);
  * @addr: the address whose entry in the kprobe hash table changed
  *
  * Called after every change of the kprobe hash table, before the
- * synchronize_rcu() that precedes freeing or returning to the caller.
- * Costs one atomic increment; each CPU flushes the set of @addr lazily.
+ * synchronize_rcu() that precedes freeing or returning to the caller, with
+ * kprobe_mutex held.  Costs one atomic increment and a read of the set of
+ * @addr in each possible CPU's cache.
  */
 void kprobe_cache_invalidate(void *addr)
 {
-	atomic_long_inc_return_release(&kprobe_cache_gen[kprobe_cache_set_index(addr)]);
+	unsigned int s = kprobe_cache_set_index(addr);
+	struct kprobe_cache_cpu *cc;
+	unsigned int n;
+	int cpu;
+
+	atomic_long_inc(&kprobe_cache_gen[s]);
+	/*
+	 * Orders the table change and the new generation before the sweep;
+	 * pairs with the smp_mb() in kprobe_cache_fill().
+	 */
+	smp_mb__after_atomic();
+	for_each_possible_cpu(cpu) {
+		n = kprobe_cache_remove(per_cpu_ptr(&kprobe_cache, cpu), addr);
+		if (n) {
+			cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
+			WRITE_ONCE(cc->stats.invalidations,
+				   cc->stats.invalidations + n);
+		}
+	}
 }
 
+/* Empties every CPU's cache; kprobe_cache_switch() serializes callers. */
 static void kprobe_cache_invalidate_all(void)
 {
 	unsigned int s;
+	int cpu;
 
 	for (s = 0; s < KPROBE_CACHE_SETS; s++)
-		atomic_long_inc_return_release(&kprobe_cache_gen[s]);
+		atomic_long_inc(&kprobe_cache_gen[s]);
+	smp_mb(); /* as in kprobe_cache_invalidate() */
+	for_each_possible_cpu(cpu)
+		kprobe_cache_flush(per_cpu_ptr(&kprobe_cache, cpu));
 }
 
+/*
+ * Caches @p for @addr, found by a walk of the table that began after the
+ * generation of set @s read @gen.
+ */
 static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 			      struct kprobe *p)
 {
 	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
+	struct kprobe_cache *c = this_cpu_ptr(&kprobe_cache);
 	bool evicted;
 
 	/* Interrupting another writer of this CPU's cache: leave it be. */
@@ -154,23 +186,20 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 		return;
 	this_cpu_inc(kprobe_cache_cpu.seq);
 	barrier();
+	evicted = kprobe_cache_insert(c, addr, p, cc->stats.inserts);
+	cc->stats.inserts++;
+	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits),
+				    evicted))
+		WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
 	/*
-	 * A nested lookup may have moved the cache to a newer generation
-	 * since ours was read: then p may be stale.
+	 * A change of the table since the walk began may have swept the set
+	 * before the entry was there: then @p may be stale, and the entry
+	 * goes.  The barrier orders the new entry before the second read of
+	 * the generation.
 	 */
-	if ((long)(gen - cc->gen[s]) >= 0) {
-		if (cc->gen[s] != gen) {
-			kprobe_cache_flush_set(this_cpu_ptr(&kprobe_cache), s);
-			WRITE_ONCE(cc->gen[s], gen);
-			cc->stats.invalidations++;
-		}
-		evicted = kprobe_cache_insert(this_cpu_ptr(&kprobe_cache),
-					      addr, p, cc->stats.inserts);
-		cc->stats.inserts++;
-		if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits),
-					    evicted))
-			WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
-	}
+	smp_mb(); /* pairs with kprobe_cache_invalidate() */
+	if (atomic_long_read(&kprobe_cache_gen[s]) != gen)
+		kprobe_cache_remove(c, addr);
 	barrier();
 	this_cpu_inc(kprobe_cache_cpu.seq);
 }
@@ -202,11 +231,9 @@ struct kprobe *get_kprobe_cached(void *addr)
 		this_cpu_inc(kprobe_cache_cpu.stats.bypassed);
 		return get_kprobe(addr);
 	}
-	s = kprobe_cache_set_index(addr);
-	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
 	seq = READ_ONCE(cc->seq);
 	barrier();
-	if (likely(READ_ONCE(cc->gen[s]) == gen && !(seq & 1))) {
+	if (likely(!(seq & 1))) {
 		p = kprobe_cache_probe(this_cpu_ptr(&kprobe_cache), addr);
 		barrier();
 		if (likely(p && READ_ONCE(cc->seq) == seq)) {
@@ -215,6 +242,9 @@ struct kprobe *get_kprobe_cached(void *addr)
 		}
 	}
 	this_cpu_inc(kprobe_cache_cpu.stats.misses);
+	s = kprobe_cache_set_index(addr);
+	/* Before the walk: see kprobe_cache_fill(). */
+	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
 	p = get_kprobe(addr);
 	if (p)
 		kprobe_cache_fill(s, gen, addr, p);
@@ -222,6 +252,29 @@ struct kprobe *get_kprobe_cached(void *addr)
 }
 
 NOKPROBE_SYMBOL(get_kprobe_cached);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * kprobe_cache_fill_stale() - cache what a miss found while the table changed
+ * @addr: a probed address
+ * @p: the kprobe the walk of the table found at @addr
+ *
+ * Does on this CPU what a miss does when another CPU invalidates @addr
+ * between its read of the generation and its insertion: the entry must
+ * not stay.
+ *
+ * Context: preemption disabled.
+ */
+void kprobe_cache_fill_stale(void *addr, struct kprobe *p)
+{
+	unsigned int s = kprobe_cache_set_index(addr);
+	unsigned long gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
+
+	kprobe_cache_invalidate(addr);
+	kprobe_cache_fill(s, gen, addr, p);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_fill_stale);
+#endif
 
 /**
  * kprobe_cache_read_cpu_stats() - the statistics of one CPU
@@ -278,12 +331,12 @@ VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 		WRITE_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->bypass, 0);
 	if (on && !static_key_enabled(&kprobe_cache_key)) {
 		/*
-		 * Generations keep counting while the cache is off; this one
-		 * makes sure that nothing cached before is used, whatever
-		 * happened to the table meanwhile.  A CPU can only take the
+		 * Invalidations keep sweeping the caches while they are off;
+		 * emptying them makes sure that nothing cached before is
+		 * used, whatever happened meanwhile.  A CPU can only take the
 		 * enabled branch after text_poke_bp() has synchronized it
-		 * with an IPI, which comes after this increment: it then
-		 * reads the new generation.
+		 * with an IPI, which comes after this: it then finds its
+		 * cache empty.
 		 */
 		kprobe_cache_invalidate_all();
 		static_branch_enable(&kprobe_cache_key);

@@ -17,6 +17,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/stringify.h>
 
 static noinline int kpc_target(int x)
@@ -349,6 +350,74 @@ static void kpc_test_other_set(struct kunit *test)
 	unregister_kprobe(&p.kp);
 }
 
+static void kpc_hit_ipi(void *n)
+{
+	kpc_hit(*(int *)n);
+}
+
+/*
+ * A change of the table made on this CPU removes the address from the
+ * other CPUs' caches: their next hits find the new aggregator, and the
+ * removal of the last probe takes the cached entry out there.
+ */
+static void kpc_test_other_cpu(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kprobe_cache_stats before, after;
+	struct kpc_probe a, b;
+	int cpu, other, n = 3;
+
+	cpu = get_cpu();
+	other = cpumask_any_but(cpu_online_mask, cpu);
+	put_cpu();
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs two online CPUs");
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &a, *path));
+	/* a (or an aggregator of it) is cached on the other CPU. */
+	smp_call_function_single(other, kpc_hit_ipi, &n, 1);
+	KUNIT_ASSERT_EQ(test, 0, kpc_register_at(&b, &a));
+	smp_call_function_single(other, kpc_hit_ipi, &n, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.hits), 3);
+	unregister_kprobe(&b.kp);
+	smp_call_function_single(other, kpc_hit_ipi, &n, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 9);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b.hits), 3);
+	/* The aggregator is cached there, and goes from the table now. */
+	kprobe_cache_read_cpu_stats(other, &before);
+	unregister_kprobe(&a.kp);
+	kprobe_cache_read_cpu_stats(other, &after);
+	KUNIT_EXPECT_EQ(test, after.invalidations - before.invalidations, 1UL);
+	smp_call_function_single(other, kpc_hit_ipi, &n, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a.hits), 9);
+}
+
+/*
+ * A miss whose walk of the table raced with a change of it leaves nothing
+ * in the cache: the next lookup misses again, the one after hits.
+ */
+static void kpc_test_fill_race(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	struct kprobe_cache_stats before, after;
+	unsigned long flags;
+	struct kpc_probe p;
+
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	migrate_disable();
+	local_irq_save(flags);
+	kprobe_cache_fill_stale(p.kp.addr, &p.kp);
+	before = kpc_stats();
+	kpc_hit(2);
+	after = kpc_stats();
+	local_irq_restore(flags);
+	migrate_enable();
+	unregister_kprobe(&p.kp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 2);
+	KUNIT_EXPECT_EQ(test, after.misses - before.misses, 1UL);
+	KUNIT_EXPECT_EQ(test, after.hits - before.hits, 1UL);
+}
+
 /* Four times as many probes in one set as it has ways, hit in turn. */
 #define KPC_THRASH	(4 * KPROBE_CACHE_WAYS)
 
@@ -454,6 +523,8 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_switch, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_other_set, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_other_cpu, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_fill_race, kpc_path_gen_params),
 	KUNIT_CASE(kpc_test_thrash),
 	{}
 };

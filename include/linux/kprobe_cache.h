@@ -31,7 +31,7 @@ struct kprobe;
  * @hits: lookups answered by the cache
  * @misses: lookups that walked the kprobe table
  * @inserts: entries written after a miss
- * @invalidations: flushes because the table had changed
+ * @invalidations: entries removed because the table had changed
  * @bypassed: lookups that went straight to the table while the hot set
  *	overflowed the cache
  */
@@ -64,13 +64,15 @@ struct kprobe_cache {
 };
 
 /*
- * Only the owning CPU reads or writes a cache, but its lookups can nest:
- * an interrupt or NMI may hit a kprobe while a lookup runs.  Writers
- * (insert, flush) must be serialized by the caller, and a reader that a
- * writer may interrupt must check that no write happened while it probed
+ * Only the owning CPU probes a cache or inserts into it, but its lookups
+ * can nest: an interrupt or NMI may hit a kprobe while a lookup runs.
+ * Inserts must be serialized by the caller, and a reader that an insert
+ * may interrupt must check that none happened while it probed
  * (kernel/kprobe_cache.c keeps a per-CPU sequence count for that).
  * Otherwise a probe could pair the address of a new entry with the kprobe
- * of the entry that the new one replaced.
+ * of the entry that the new one replaced.  Other CPUs may remove entries
+ * (kprobe_cache_remove(), kprobe_cache_flush()) at any time: those only
+ * write NULL addresses.
  */
 /* The one set that can hold @addr. */
 static __always_inline unsigned int kprobe_cache_set_index(const void *addr)
@@ -99,7 +101,9 @@ static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 	int i;
 
 	for (i = 0; i < KPROBE_CACHE_WAYS; i++) {
-		if (!set->way[i].addr || set->way[i].addr == addr) {
+		void *cur = READ_ONCE(set->way[i].addr);
+
+		if (!cur || cur == addr) {
 			way = &set->way[i];
 			break;
 		}
@@ -158,13 +162,24 @@ static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
 	return thrashed;
 }
 
-static inline void kprobe_cache_flush_set(struct kprobe_cache *c,
-					  unsigned int s)
+/*
+ * Removes @addr from @c: it writes NULL over the address of its entry and
+ * leaves the kprobe pointer, so that the cache's own CPU may run it while
+ * another CPU removes an entry.  Returns the number of entries removed.
+ */
+static inline unsigned int kprobe_cache_remove(struct kprobe_cache *c,
+					       const void *addr)
 {
-	int i;
+	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
+	unsigned int i, n = 0;
 
-	for (i = 0; i < KPROBE_CACHE_WAYS; i++)
-		WRITE_ONCE(c->set[s].way[i].addr, NULL);
+	for (i = 0; i < KPROBE_CACHE_WAYS; i++) {
+		if (READ_ONCE(set->way[i].addr) == addr) {
+			WRITE_ONCE(set->way[i].addr, NULL);
+			n++;
+		}
+	}
+	return n;
 }
 
 static inline void kprobe_cache_flush(struct kprobe_cache *c)
@@ -182,6 +197,7 @@ static inline void kprobe_cache_flush(struct kprobe_cache *c)
 void kprobe_cache_read_stats(struct kprobe_cache_stats *sum);
 void kprobe_cache_read_cpu_stats(int cpu, struct kprobe_cache_stats *st);
 void kprobe_cache_switch(bool on);
+void kprobe_cache_fill_stale(void *addr, struct kprobe *p);
 #endif
 #endif
 

@@ -18,7 +18,7 @@
  *   index_lookup(addr)  - get_kprobe() with the index, a copy of its code
  *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss the index and
  *                         kprobe_cache_insert(), i.e. get_kprobe_cached()
- *                         without its per-CPU, generation and irq handling
+ *                         without its per-CPU and irq handling
  *
  * on a fake kprobe table that looks like the kernel's:
  *
@@ -144,6 +144,8 @@ static struct {
 	struct kprobe_cache_window win;
 	struct kprobe_cache_stats stats;
 } kcpu __aligned(64);
+/* The generation of each set, as kprobe_cache_gen[] (read by misses). */
+static unsigned long kgen[KPROBE_CACHE_SETS] __aligned(64);
 static unsigned long sink;
 
 static void *pool;
@@ -210,12 +212,15 @@ static noinline struct kprobe *index_lookup(void *addr)
 }
 
 /*
- * get_kprobe_cached() minus its per-CPU, generation and irq handling: the
- * bypass while the hot set overflows the cache, the probe, and on a miss
- * the index and the insertion.
+ * get_kprobe_cached() minus its per-CPU and irq handling: the bypass while
+ * the hot set overflows the cache, the probe between two reads of the
+ * sequence count, and on a miss the generation of the set, the index, the
+ * insertion, the full barrier and the second read of the generation.
  */
 static noinline struct kprobe *cached_lookup(void *addr)
 {
+	unsigned int seq, s;
+	unsigned long gen;
 	struct kprobe *p;
 	bool evicted;
 
@@ -224,19 +229,29 @@ static noinline struct kprobe *cached_lookup(void *addr)
 		kcpu.stats.bypassed++;
 		return index_lookup(addr);
 	}
-	p = kprobe_cache_probe(&kcache, addr);
-	if (likely(p)) {
-		kcpu.stats.hits++;
-		return p;
+	seq = READ_ONCE(kcpu.seq);
+	if (likely(!(seq & 1))) {
+		p = kprobe_cache_probe(&kcache, addr);
+		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
+			kcpu.stats.hits++;
+			return p;
+		}
 	}
 	kcpu.stats.misses++;
+	s = kprobe_cache_set_index(addr);
+	gen = READ_ONCE(kgen[s]);
 	p = index_lookup(addr);
 	if (p) {
 		/* kprobe_cache_fill(): round robin on the insert count */
+		kcpu.seq++;
 		evicted = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts);
 		kcpu.stats.inserts++;
 		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, evicted))
 			kcpu.bypass = KPROBE_CACHE_BYPASS;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (READ_ONCE(kgen[s]) != gen)
+			kprobe_cache_remove(&kcache, addr);
+		kcpu.seq++;
 	}
 	return p;
 }

@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe_cache_bench - user space benchmark of include/linux/kprobe_cache.h
+ *
+ * What it measures
+ * ----------------
+ * The kprobe hit path looks the probed address up with get_kprobe().  It
+ * used to walk one of 64 hlist chains of kprobe_table[] (kernel/kprobes.c):
+ * with N probes registered a chain holds about N/64 kprobes and a hit
+ * visits about N/128 of them, each a separately allocated object on its own
+ * cache line.  It now reads the table's index, an open-addressing array of
+ * kprobe pointers sized to N, each tagged with three more bits of the
+ * hash of its address.  The per-CPU kprobe cache answers a hot
+ * address from one 64-byte set.  This program compiles the very header the
+ * kernel compiles and compares:
+ *
+ *   walk_lookup(addr)   - the chain walk of get_kprobe() before the index
+ *   index_lookup(addr)  - get_kprobe() with the index, a copy of its code
+ *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss the index and
+ *                         kprobe_cache_insert(), i.e. get_kprobe_cached()
+ *                         without its per-CPU, generation and irq handling
+ *
+ * on a fake kprobe table that looks like the kernel's:
+ *
+ *  - struct kprobe has the size (128 bytes) and the hlist/addr offsets of
+ *    the real x86-64 struct;
+ *  - the kprobes sit in 256-byte slots (a kmalloc size class) taken in a
+ *    seeded random order from a pool four times larger than needed, so
+ *    neighbours on a chain are far apart, as slab objects are;
+ *  - the probed addresses are distinct, 16-byte aligned fake kernel text
+ *    addresses 0xffffffff81000000 + 16 * k, and are hashed with
+ *    hash_ptr(addr, 6) like kprobe_table[];
+ *  - the index is grown as registration grows it in the kernel (to the
+ *    same size), in an array aligned to its size.
+ *
+ * For N = 1, 64, 1000, 10000, 40000 probes and a hot set of H = 1, 16, 256,
+ * 4096 addresses picked at random among them it reports:
+ *
+ *  - walk_hot_ns, index_hot_ns, cache_hot_ns: ns per lookup when lookups
+ *    cycle through the hot set back to back (caches warm; independent
+ *    lookups, so this is throughput, not latency): the best of five timed
+ *    loops;
+ *  - walk_cold_ns, index_cold_ns, cache_cold_ns: the median latency of a
+ *    single lookup after all CPU caches were flushed by reading a buffer
+ *    of at least twice the last level cache (and at least 64 MiB), minus
+ *    the measured clock_gettime() overhead;
+ *  - the hot hit rate of the cache.
+ *
+ * The cache variant is always warmed first, so its lookups are hits unless
+ * more than four hot addresses share a set.  Cold numbers include TLB and
+ * instruction cache misses, as a cold kprobe hit in the kernel would.
+ *
+ * How to run it
+ * -------------
+ *   make            build
+ *   make run        full table, then cachegrind.sh (a few minutes)
+ *   make quick      small sizes and cachegrind.sh quick (under a minute)
+ *
+ *   ./kprobe_cache_bench [--quick]
+ *   ./kprobe_cache_bench --cachegrind walk|index|cache N H COUNT [EVICT_KIB]
+ *
+ * The second form is for cachegrind.sh: it builds the table, warms the
+ * cache (cache variant), then does COUNT lookups of the hot set, each
+ * after reading EVICT_KIB KiB (default: the cold-flush size above), which
+ * must exceed the simulated last level cache.  cachegrind.sh attributes
+ * the data read misses of walk_lookup(), index_lookup() and
+ * cached_lookup() (and of what was inlined into them) to the lookups.  Pin the benchmark to one CPU
+ * (the Makefile uses taskset when it is available) for stable numbers.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "../../../include/linux/kprobe_cache.h"
+
+#define KPROBE_HASH_BITS	6
+#define KPROBE_TABLE_SIZE	BIT(KPROBE_HASH_BITS)
+
+/* Size of a slab slot; the nodes are spread over POOL_FACTOR * N slots. */
+#ifndef SLOT_SIZE
+#define SLOT_SIZE		256
+#endif
+#define POOL_FACTOR		4
+
+/* Fake kernel text: function entries are 16-byte aligned. */
+#define TEXT_BASE		0xffffffff81000000UL
+#define TEXT_ALIGN		16
+#define TEXT_SLOTS		BIT(21)		/* 32 MiB of text */
+
+#define MIN_EVICT_BYTES		(64UL << 20)
+#define HUGE_SIZE		(2UL << 20)
+#define DEFAULT_SEED		0x6b70726f6265ULL
+
+/*
+ * The x86-64 struct kprobe (include/linux/kprobes.h with
+ * arch/x86/include/asm/kprobes.h) is 128 bytes: hlist at 0, list at 16,
+ * nmissed at 32, addr at 40, symbol_name at 48, offset at 56,
+ * pre_handler at 64, post_handler at 72, opcode at 80, ainsn (32 bytes)
+ * at 88 and flags at 120, padded to 128.  Only hlist and addr are used
+ * here; the rest keeps the size and the offsets.
+ */
+struct kprobe {
+	struct hlist_node hlist;
+	unsigned long list[2];
+	unsigned long nmissed;
+	void *addr;
+	unsigned long rest[10];
+};
+
+static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+
+/*
+ * The index, as in kernel/kprobes.c: slot array | log2(slots); a slot is
+ * kprobe pointer | tag.
+ */
+#define KPROBE_INDEX_MIN_BITS	6
+#define KPROBE_INDEX_BITS_MASK	0x3fUL
+#define KPROBE_INDEX_TAG_BITS	3
+#define KPROBE_INDEX_TAG_MASK	((1UL << KPROBE_INDEX_TAG_BITS) - 1)
+#define KPROBE_INDEX_DELETED	(~0UL)
+static unsigned long kprobe_index;
+static unsigned int index_used, index_filled;
+static struct kprobe **registered;	/* registration order */
+static struct kprobe_cache kcache;
+/*
+ * The per-CPU state next to the cache, as struct kprobe_cache_cpu in
+ * kernel/kprobe_cache.c: one cache line, read on every lookup.
+ */
+static struct {
+	unsigned int seq;
+	int bypass;
+	struct kprobe_cache_window win;
+	struct kprobe_cache_stats stats;
+	unsigned long gen[KPROBE_CACHE_SETS];
+} kcpu __aligned(64);
+/* SCRATCH: the lazy per-set generations of patches 14-22 */
+static unsigned long kgen[KPROBE_CACHE_SETS] __aligned(64);
+static unsigned long sink;
+
+static void *pool;
+static void **addrs;		/* the N probed addresses */
+static void **hot;		/* the H hot addresses */
+static struct kprobe **hot_kp;	/* their kprobes */
+
+static unsigned long *evict_buf;
+static size_t evict_bytes;
+
+static u64 rng_state = DEFAULT_SEED;
+
+/* The uncached lookup, as get_kprobe() in kernel/kprobes.c. */
+static noinline struct kprobe *walk_lookup(void *addr)
+{
+	struct hlist_head *head;
+	struct kprobe *p;
+
+	head = &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+	hlist_for_each_entry(p, head, hlist) {
+		if (p->addr == addr)
+			return p;
+	}
+	return NULL;
+}
+
+/* kprobe_index_hash(): the first slot of @addr and, in *@tag, its tag. */
+static inline unsigned int index_hash(void *addr, unsigned int bits,
+				      unsigned long *tag)
+{
+	u32 h = hash_ptr(addr, bits + KPROBE_INDEX_TAG_BITS);
+
+	*tag = h & KPROBE_INDEX_TAG_MASK;
+	return h >> KPROBE_INDEX_TAG_BITS;
+}
+
+/* The lookup, as get_kprobe() in kernel/kprobes.c. */
+static noinline struct kprobe *index_lookup(void *addr)
+{
+	unsigned long index = READ_ONCE(kprobe_index);
+	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
+	unsigned long *slot, tag, v;
+	unsigned int i, n, mask;
+	struct kprobe *p;
+
+	slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
+	if (!slot)
+		return NULL;
+	mask = (1U << bits) - 1;
+	i = index_hash(addr, bits, &tag);
+	for (n = 0; n <= mask; n++) {
+		v = READ_ONCE(slot[i]);
+		if (!v)
+			break;
+		if ((v & KPROBE_INDEX_TAG_MASK) == tag &&
+		    v != KPROBE_INDEX_DELETED) {
+			p = (struct kprobe *)(v & ~KPROBE_INDEX_TAG_MASK);
+			if (p->addr == addr)
+				return p;
+		}
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
+/*
+ * get_kprobe_cached() minus its per-CPU, generation and irq handling: the
+ * bypass while the hot set overflows the cache, the probe, and on a miss
+ * the index and the insertion.
+ */
+static noinline struct kprobe *cached_lookup(void *addr)
+{
+	struct kprobe *p;
+	bool evicted;
+
+	if (kcpu.bypass > 0) {
+		kcpu.bypass--;
+		kcpu.stats.bypassed++;
+		return index_lookup(addr);
+	}
+	{
+	unsigned int s = kprobe_cache_set_index(addr);
+	unsigned long gen = READ_ONCE(kgen[s]);
+	unsigned int seq = READ_ONCE(kcpu.seq);
+
+	if (likely(READ_ONCE(kcpu.gen[s]) == gen && !(seq & 1))) {
+		p = kprobe_cache_probe(&kcache, addr);
+		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
+			kcpu.stats.hits++;
+			return p;
+		}
+	}
+	kcpu.stats.misses++;
+	p = index_lookup(addr);
+	if (p) {
+		kcpu.seq++;
+		if (kcpu.gen[s] != gen)
+			kcpu.gen[s] = gen;
+		kcpu.seq++;
+	}
+	}
+	if (p) {
+		/* kprobe_cache_fill(): round robin on the insert count */
+		evicted = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts);
+		kcpu.stats.inserts++;
+		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, evicted))
+			kcpu.bypass = KPROBE_CACHE_BYPASS;
+	}
+	return p;
+}
+
+typedef struct kprobe *(*lookup_fn)(void *addr);
+
+/* splitmix64 */
+static u64 rng_next(void)
+{
+	u64 z;
+
+	rng_state += 0x9e3779b97f4a7c15ULL;
+	z = rng_state;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned long rng_below(unsigned long n)
+{
+	return rng_next() % n;
+}
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "kprobe_cache_bench: %s\n", msg);
+	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* Zeroed, in huge pages if possible, as the kernel's direct map is. */
+static void *xalloc_pages(size_t bytes)
+{
+	void *p;
+
+	bytes = (bytes + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+	p = aligned_alloc(HUGE_SIZE, bytes);
+	if (!p)
+		die("out of memory");
+	madvise(p, bytes, MADV_HUGEPAGE);
+	memset(p, 0, bytes);
+	return p;
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 median(u64 *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+static void free_index(void)
+{
+	free((void *)(kprobe_index & ~KPROBE_INDEX_BITS_MASK));
+	kprobe_index = 0;
+	index_used = 0;
+	index_filled = 0;
+}
+
+/* kprobe_index_put() */
+static void index_put(unsigned long index, struct kprobe *p)
+{
+	unsigned long *slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
+	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
+	unsigned int mask = (1U << bits) - 1;
+	unsigned long tag;
+	unsigned int i = index_hash(p->addr, bits, &tag);
+
+	while (slot[i] && slot[i] != KPROBE_INDEX_DELETED)
+		i = (i + 1) & mask;
+	if (!slot[i])
+		index_filled++;
+	index_used++;
+	slot[i] = (unsigned long)p | tag;
+}
+
+/* kprobe_index_resize() for the first @nr registered kprobes. */
+static void index_resize(unsigned int nr)
+{
+	unsigned int bits = KPROBE_INDEX_MIN_BITS, i;
+	unsigned long index;
+	size_t bytes;
+	void *slot;
+
+	while ((1UL << bits) < 2UL * nr)
+		bits++;
+	bytes = sizeof(unsigned long) << bits;
+	/*
+	 * kvmalloc() of a power-of-two size is aligned to the size; huge
+	 * pages, as the kernel's direct map, also keep TLB misses out of
+	 * the cold numbers as for the kprobes.
+	 */
+	slot = xalloc_pages(bytes);
+	free_index();
+	index = (unsigned long)slot | bits;
+	for (i = 0; i < nr - 1; i++)
+		index_put(index, registered[i]);
+	kprobe_index = index;
+}
+
+/* kprobe_table_add(): the index part, @p being the @nr-th kprobe. */
+static void index_add(struct kprobe *p, unsigned int nr)
+{
+	unsigned int size = kprobe_index ?
+		1U << (kprobe_index & KPROBE_INDEX_BITS_MASK) : 0;
+
+	if ((index_filled + 1) * 4 > size * 3)
+		index_resize(nr);
+	index_put(kprobe_index, p);
+}
+
+static void free_table(void)
+{
+	free_index();
+	free(registered);
+	registered = NULL;
+	free(pool);
+	free(addrs);
+	free(hot);
+	free(hot_kp);
+	pool = NULL;
+	addrs = NULL;
+	hot = NULL;
+	hot_kp = NULL;
+}
+
+/* Register n fake kprobes in random slots and pick h hot ones. */
+static void build_table(unsigned int n, unsigned int h, u64 seed)
+{
+	unsigned long nslots = (unsigned long)n * POOL_FACTOR;
+	unsigned long *used, i, j, k, t;
+	unsigned int *slot, *idx;
+
+	free_table();
+	rng_state = seed;
+	memset(kprobe_table, 0, sizeof(kprobe_table));
+	kprobe_cache_flush(&kcache);
+	memset(&kcpu, 0, sizeof(kcpu));
+
+	pool = xalloc_pages(nslots * SLOT_SIZE);
+	registered = xcalloc(n, sizeof(*registered));
+	addrs = xcalloc(n, sizeof(*addrs));
+	hot = xcalloc(h, sizeof(*hot));
+	hot_kp = xcalloc(h, sizeof(*hot_kp));
+	slot = xcalloc(nslots, sizeof(*slot));
+	idx = xcalloc(n, sizeof(*idx));
+	used = xcalloc(TEXT_SLOTS / BITS_PER_LONG, sizeof(*used));
+
+	/* A random order of the pool's slots, as a fragmented slab. */
+	for (i = 0; i < nslots; i++)
+		slot[i] = i;
+	for (i = nslots - 1; i > 0; i--) {
+		j = rng_below(i + 1);
+		t = slot[i];
+		slot[i] = slot[j];
+		slot[j] = t;
+	}
+
+	for (i = 0; i < n; i++) {
+		struct kprobe *p = pool + (size_t)slot[i] * SLOT_SIZE;
+
+		do {
+			k = rng_below(TEXT_SLOTS);
+		} while (used[k / BITS_PER_LONG] & (1UL << (k % BITS_PER_LONG)));
+		used[k / BITS_PER_LONG] |= 1UL << (k % BITS_PER_LONG);
+
+		addrs[i] = (void *)(TEXT_BASE + TEXT_ALIGN * k);
+		p->addr = addrs[i];
+		/* register_kprobe() adds at the head of the chain. */
+		hlist_add_head(&p->hlist,
+			       &kprobe_table[hash_ptr(p->addr, KPROBE_HASH_BITS)]);
+		registered[i] = p;
+		index_add(p, i + 1);
+	}
+
+	/* h distinct hot addresses: a partial Fisher-Yates shuffle. */
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	for (i = 0; i < h; i++) {
+		j = i + rng_below(n - i);
+		t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+		hot[i] = addrs[idx[i]];
+		hot_kp[i] = pool + (size_t)slot[idx[i]] * SLOT_SIZE;
+	}
+
+	free(slot);
+	free(idx);
+	free(used);
+}
+
+/* Every lookup must find the right kprobe, and nothing else is found. */
+static void check_table(unsigned int h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h; i++) {
+		if (walk_lookup(hot[i]) != hot_kp[i] ||
+		    index_lookup(hot[i]) != hot_kp[i] ||
+		    cached_lookup(hot[i]) != hot_kp[i] ||
+		    cached_lookup(hot[i]) != hot_kp[i])
+			die("lookup returned the wrong kprobe");
+	}
+	if (walk_lookup((void *)(TEXT_BASE + 8)) ||
+	    index_lookup((void *)(TEXT_BASE + 8)) ||
+	    cached_lookup((void *)(TEXT_BASE + 8)))
+		die("lookup of an unregistered address succeeded");
+}
+
+/* Fill the cache with the hot set, without walking the table. */
+static noinline void warm_cache(unsigned int h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h; i++)
+		kprobe_cache_insert(&kcache, hot[i], hot_kp[i], kcpu.stats.inserts++);
+}
+
+/* Flush the CPU caches (or cachegrind's) by reading a big buffer. */
+static noinline void evict(void)
+{
+	unsigned long sum = 0;
+	size_t i;
+
+	for (i = 0; i < evict_bytes / sizeof(long); i += 64 / sizeof(long))
+		sum += evict_buf[i];
+	WRITE_ONCE(sink, sink + sum);
+}
+
+static __always_inline unsigned long hot_loop(lookup_fn fn, unsigned int h,
+					      unsigned long iters)
+{
+	unsigned long sum = 0, i;
+	unsigned int j = 0;
+
+	for (i = 0; i < iters; i++) {
+		sum += (unsigned long)fn(hot[j]);
+		if (++j == h)
+			j = 0;
+	}
+	return sum;
+}
+
+static noinline unsigned long hot_walk(unsigned int h, unsigned long iters)
+{
+	return hot_loop(walk_lookup, h, iters);
+}
+
+static noinline unsigned long hot_index(unsigned int h, unsigned long iters)
+{
+	return hot_loop(index_lookup, h, iters);
+}
+
+static noinline unsigned long hot_cache(unsigned int h, unsigned long iters)
+{
+	return hot_loop(cached_lookup, h, iters);
+}
+
+enum variant { WALK, INDEX, CACHE };
+
+static const char * const variant_name[] = { "walk", "index", "cache" };
+static const lookup_fn variant_fn[] = { walk_lookup, index_lookup, cached_lookup };
+
+static u64 time_hot(enum variant v, unsigned int h, unsigned long iters)
+{
+	unsigned long sum;
+	u64 t0, t1;
+
+	t0 = now_ns();
+	sum = v == CACHE ? hot_cache(h, iters) :
+	      v == INDEX ? hot_index(h, iters) : hot_walk(h, iters);
+	t1 = now_ns();
+	WRITE_ONCE(sink, sink + sum);
+	return t1 - t0;
+}
+
+/* ns per back-to-back lookup: the best of 5 loops of about target_ns. */
+static double measure_hot(enum variant v, unsigned int h, u64 target_ns)
+{
+	unsigned long iters = h;
+	double best = 0;
+	u64 t;
+	int r;
+
+	for (;;) {
+		t = time_hot(v, h, iters);
+		if (t >= target_ns / 8)
+			break;
+		iters *= 2;
+	}
+	iters = (double)iters * target_ns / t + 1;
+	for (r = 0; r < 5; r++) {
+		double ns = (double)time_hot(v, h, iters) / iters;
+
+		if (!r || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+static u64 timer_overhead(void)
+{
+	u64 d[1001];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(d); i++) {
+		u64 t0 = now_ns();
+
+		d[i] = now_ns() - t0;
+	}
+	return median(d, ARRAY_SIZE(d));
+}
+
+/* Median ns of one lookup after flushing the CPU caches. */
+static double measure_cold(enum variant v, unsigned int h, unsigned int samples,
+			   u64 overhead)
+{
+	lookup_fn fn = variant_fn[v];
+	unsigned long sum = 0;
+	unsigned int s;
+	u64 *d, t0, m;
+
+	d = xcalloc(samples, sizeof(*d));
+	for (s = 0; s < samples; s++) {
+		void *addr = hot[s % h];
+
+		evict();
+		now_ns();	/* warm the clock, not the lookup */
+		t0 = now_ns();
+		sum += (unsigned long)fn(addr);
+		d[s] = now_ns() - t0;
+	}
+	WRITE_ONCE(sink, sink + sum);
+	m = median(d, samples);
+	free(d);
+	return m > overhead ? (double)(m - overhead) : 0;
+}
+
+static unsigned long parse_size(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return v;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *nl;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+/* Print cpu0's caches and return the size of the last level one. */
+static unsigned long print_caches(void)
+{
+	static const char * const keys[] = { "level", "type", "size",
+					     "ways_of_associativity" };
+	char path[128], val[4][64];
+	unsigned long llc = 0;
+	unsigned int i, k;
+	int level = 0;
+
+	printf("caches:");
+	for (i = 0; i < 16; i++) {
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu0/cache/index%u/%s",
+				 i, keys[k]);
+			if (read_line(path, val[k], sizeof(val[k])))
+				snprintf(val[k], sizeof(val[k]), "?");
+		}
+		if (!strcmp(val[0], "?"))
+			break;
+		printf(" L%s%s %s %s-way;", val[0],
+		       !strcmp(val[1], "Data") ? "d" :
+		       !strcmp(val[1], "Instruction") ? "i" : "",
+		       val[2], val[3]);
+		if (strcmp(val[1], "Instruction") && atoi(val[0]) >= level) {
+			level = atoi(val[0]);
+			llc = parse_size(val[2]);
+		}
+	}
+	printf("\n");
+	return llc;
+}
+
+static void print_cpu(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], *v;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10))
+			continue;
+		v = strchr(line, ':');
+		printf("cpu: %s", v ? v + 2 : line);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void setup_evict(unsigned long bytes)
+{
+	evict_bytes = bytes;
+	evict_buf = xalloc_pages(bytes);
+	evict();
+}
+
+static unsigned long evict_size(unsigned long llc)
+{
+	return 2 * llc > MIN_EVICT_BYTES ? 2 * llc : MIN_EVICT_BYTES;
+}
+
+static unsigned long parse_ulong(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (!*s || *end)
+		die("bad number");
+	return v;
+}
+
+static void print_usage(const char *prog)
+{
+	fprintf(stderr, "Usage: %s [--quick]\n", prog);
+	fprintf(stderr, "       %s --cachegrind walk|index|cache N H COUNT [EVICT_KIB]\n",
+		prog);
+	exit(2);
+}
+
+static int cachegrind_mode(int argc, char **argv)
+{
+	unsigned long n, h, count, i;
+	unsigned long sum = 0, bad = 0;
+	enum variant v;
+
+	if (argc < 6 || argc > 7)
+		print_usage(argv[0]);
+	for (v = WALK; v <= CACHE; v++)
+		if (!strcmp(argv[2], variant_name[v]))
+			break;
+	if (v > CACHE)
+		print_usage(argv[0]);
+	n = parse_ulong(argv[3]);
+	h = parse_ulong(argv[4]);
+	count = parse_ulong(argv[5]);
+	if (!n || !h || h > n || !count)
+		die("need 0 < H <= N and COUNT > 0");
+	if (argc == 7)
+		setup_evict(parse_ulong(argv[6]) << 10);
+	else
+		setup_evict(evict_size(print_caches()));
+
+	build_table(n, h, DEFAULT_SEED);
+	if (v == CACHE)
+		warm_cache(h);
+	for (i = 0; i < count; i++) {
+		struct kprobe *p;
+
+		evict();
+		p = variant_fn[v](hot[i % h]);
+		sum += (unsigned long)p;
+		bad += p != hot_kp[i % h];
+	}
+	WRITE_ONCE(sink, sink + sum);
+	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu evict=%zu KiB wrong=%lu cache_misses=%lu\n",
+	       argv[2], n, h, count, evict_bytes >> 10, bad, kcpu.stats.misses);
+	free_table();
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int sizes[] = { 1, 64, 1000, 10000, 40000 };
+	static const unsigned int hots[] = { 1, 16, 256, 4096 };
+	unsigned int nsizes = ARRAY_SIZE(sizes), nhots = ARRAY_SIZE(hots);
+	unsigned int samples = 301, i, j;
+	u64 target_ns = 20000000, overhead, t_start = now_ns();
+	bool quick = false;
+
+	BUILD_BUG_ON(sizeof(struct kprobe) != 128);
+	BUILD_BUG_ON(offsetof(struct kprobe, addr) != 40);
+	BUILD_BUG_ON(sizeof(struct kprobe_cache_set) != 64);
+	BUILD_BUG_ON(sizeof(struct kprobe) > SLOT_SIZE);
+
+	if (argc > 1 && !strcmp(argv[1], "--cachegrind"))
+		return cachegrind_mode(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "--quick"))
+		quick = true;
+	else if (argc != 1)
+		print_usage(argv[0]);
+	if (quick) {
+		nsizes = 3;	/* up to N = 1000 */
+		nhots = 2;	/* H = 1, 16 */
+		samples = 101;
+		target_ns = 5000000;
+	}
+
+	printf("kprobe_cache_bench: get_kprobe() chain walk, index and kprobe_cache%s\n",
+	       quick ? " (quick)" : "");
+	print_cpu();
+	setup_evict(evict_size(print_caches()));
+	overhead = timer_overhead();
+	printf("struct kprobe %zu B in %d B slots, pool %dx N; ",
+	       sizeof(struct kprobe), SLOT_SIZE, POOL_FACTOR);
+	printf("kprobe_cache %lu sets x %lu ways (%zu B)\n",
+	       (unsigned long)KPROBE_CACHE_SETS,
+	       (unsigned long)KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache));
+	printf("hot: best of 5 loops of %llu ms; ",
+	       (unsigned long long)target_ns / 1000000);
+	printf("cold: median of %u, evict %zu MiB, timer overhead %llu ns subtracted\n\n",
+	       samples, evict_bytes >> 20, (unsigned long long)overhead);
+	printf("%6s %4s %12s %12s %12s %12s %13s %13s %7s %8s\n", "N", "H",
+	       "walk_hot_ns", "index_hot_ns", "cache_hot_ns", "walk_cold_ns",
+	       "index_cold_ns", "cache_cold_ns", "hit%", "bypass%");
+
+	for (i = 0; i < nsizes; i++) {
+		for (j = 0; j < nhots; j++) {
+			unsigned int n = sizes[i], h = hots[j];
+			double wh, xh, ch, wc, xc, cc, hit, byp;
+			unsigned long lookups = 100 * (unsigned long)h;
+
+			if (h > n)
+				continue;
+			build_table(n, h, DEFAULT_SEED + n * 1000 + h);
+			check_table(h);
+			wh = measure_hot(WALK, h, target_ns);
+			xh = measure_hot(INDEX, h, target_ns);
+			ch = measure_hot(CACHE, h, target_ns);
+			wc = measure_cold(WALK, h, samples, overhead);
+			xc = measure_cold(INDEX, h, samples, overhead);
+			cc = measure_cold(CACHE, h, samples, overhead);
+			/* Hit rate of a separate pass, counted exactly. */
+			memset(&kcpu.stats, 0, sizeof(kcpu.stats));
+			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
+			hit = 100.0 * kcpu.stats.hits / lookups;
+			byp = 100.0 * kcpu.stats.bypassed / lookups;
+			printf("%6u %4u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f %7.2f %8.2f\n",
+			       n, h, wh, xh, ch, wc, xc, cc, hit, byp);
+			fflush(stdout);
+		}
+	}
+	free_table();
+	printf("\ntotal %.1f s\n", (now_ns() - t_start) / 1e9);
+	return 0;
+}
