@@ -17,10 +17,11 @@
  * unregistration, the rollback of a failed arm or the optimizer's removal
  * of unused probes) end with kprobe_cache_invalidate(addr) for the
  * address concerned.  It increments the generation of the one set that
- * address maps to, then, after a full barrier, removes the address from
- * that set in every CPU's cache: it writes NULL over the address of the
- * entry and leaves its kprobe pointer alone.  A hit reads nothing but its
- * own CPU's state and set; only a miss reads a generation:
+ * address maps to, a fully ordered increment (a full barrier before and
+ * after it), then removes the address from that set in every CPU's
+ * cache: it writes NULL over the address of the entry and leaves its
+ * kprobe pointer alone.  A hit reads nothing but its own CPU's state and
+ * set; only a miss reads a generation:
  *
  *  - A lookup that begins once the removal is visible cannot find the old
  *    entry.  One that found it earlier is inside the RCU read-side
@@ -32,11 +33,14 @@
  *  - A miss reads the generation of its set (acquire) before it walks the
  *    table, inserts what it found, and after a full barrier reads the
  *    generation again: if it moved, the walk may have raced with a change
- *    of the table, and the miss takes its entry out again.  Each side
- *    stores (the entry; the generation), then has a full barrier, then
- *    loads (the generation; the set), so at least one of them sees the
- *    other's store: either the writer's sweep finds the new entry or the
- *    miss finds the new generation, and no removed probe stays cached.
+ *    of the table, and the miss takes its entry out again.  A miss whose
+ *    first read sees the new generation also sees the table change that
+ *    was ordered before the increment, and finds no removed probe.  For a
+ *    miss whose first read does not: each side stores (the entry; the
+ *    generation), then has a full barrier, then loads (the generation;
+ *    the set), so at least one of them sees the other's store: either the
+ *    writer's sweep finds the new entry or the miss finds the new
+ *    generation, and no removed probe stays cached.
  *  - Adding a probe needs no invalidation: the cache holds no negative
  *    entries, and a second probe at a cached address goes through an
  *    aggregator, which replaces the first probe in the table and
@@ -141,18 +145,19 @@ void kprobe_cache_invalidate(void *addr)
 	unsigned int n;
 	int cpu;
 
-	atomic_long_inc(&kprobe_cache_gen[s]);
 	/*
-	 * Orders the table change and the new generation before the sweep;
-	 * pairs with the smp_mb() in kprobe_cache_fill().
+	 * Fully ordered: the table change before the new generation, which
+	 * pairs with the acquire in get_kprobe_cached(), and the generation
+	 * before the sweep, which pairs with the smp_mb() in
+	 * kprobe_cache_fill().
 	 */
-	smp_mb__after_atomic();
+	atomic_long_inc_return(&kprobe_cache_gen[s]);
 	for_each_possible_cpu(cpu) {
 		n = kprobe_cache_remove(per_cpu_ptr(&kprobe_cache, cpu), addr);
 		if (n) {
 			cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
 			WRITE_ONCE(cc->stats.invalidations,
-				   cc->stats.invalidations + n);
+				   READ_ONCE(cc->stats.invalidations) + n);
 		}
 	}
 }
@@ -163,9 +168,9 @@ static void kprobe_cache_invalidate_all(void)
 	unsigned int s;
 	int cpu;
 
+	/* Fully ordered, as in kprobe_cache_invalidate(). */
 	for (s = 0; s < KPROBE_CACHE_SETS; s++)
-		atomic_long_inc(&kprobe_cache_gen[s]);
-	smp_mb(); /* as in kprobe_cache_invalidate() */
+		atomic_long_inc_return(&kprobe_cache_gen[s]);
 	for_each_possible_cpu(cpu)
 		kprobe_cache_flush(per_cpu_ptr(&kprobe_cache, cpu));
 }
@@ -257,21 +262,24 @@ NOKPROBE_SYMBOL(get_kprobe_cached);
 /**
  * kprobe_cache_fill_stale() - cache what a miss found while the table changed
  * @addr: a probed address
- * @p: the kprobe the walk of the table found at @addr
  *
  * Does on this CPU what a miss does when another CPU invalidates @addr
- * between its read of the generation and its insertion: the entry must
- * not stay.
+ * between its walk of the table and its insertion: the entry must not
+ * stay.  For tests only.
  *
- * Context: preemption disabled.
+ * Context: preemption disabled, no change of the kprobe table running.
+ * Return: what the walk found.
  */
-void kprobe_cache_fill_stale(void *addr, struct kprobe *p)
+struct kprobe *kprobe_cache_fill_stale(void *addr)
 {
 	unsigned int s = kprobe_cache_set_index(addr);
 	unsigned long gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
+	struct kprobe *p = get_kprobe(addr);
 
 	kprobe_cache_invalidate(addr);
-	kprobe_cache_fill(s, gen, addr, p);
+	if (p)
+		kprobe_cache_fill(s, gen, addr, p);
+	return p;
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_fill_stale);
 #endif

@@ -197,7 +197,7 @@ static inline void kprobe_cache_flush(struct kprobe_cache *c)
 void kprobe_cache_read_stats(struct kprobe_cache_stats *sum);
 void kprobe_cache_read_cpu_stats(int cpu, struct kprobe_cache_stats *st);
 void kprobe_cache_switch(bool on);
-void kprobe_cache_fill_stale(void *addr, struct kprobe *p);
+struct kprobe *kprobe_cache_fill_stale(void *addr);
 #endif
 #endif
 
