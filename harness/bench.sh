@@ -36,7 +36,14 @@ else
 	"$TOP/harness/apply.sh" "$SRC"
 fi
 
-DISTRO_KERNEL="distribution-like config (PREEMPT_DYNAMIC voluntary, IBT, retpolines, return thunks, HZ=250), QEMU -cpu max"
+# The preemption model is the one the boot printed (voluntary on 6.12 and
+# 6.18, lazy on 7.2, where x86 offers no PREEMPT_NONE or VOLUNTARY).
+distro_kernel() {
+	local model
+	model=$(awk '/Dynamic Preempt: / { sub(/.*Dynamic Preempt: /, ""); sub(/[^a-z].*/, ""); print; exit }' \
+		"$1" 2>/dev/null) || true
+	echo "distribution-like config (PREEMPT_DYNAMIC ${model:-model not printed}, IBT, retpolines, return thunks, HZ=250), QEMU -cpu max"
+}
 PLAIN_KERNEL="tinyconfig guest without preemption (int3 kprobes boost), QEMU default CPU"
 
 # build SRC OBJ FRAGMENT...: the guest kernel.
@@ -162,7 +169,7 @@ log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
 	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" "${boost_args[@]}" \
-	--kernel "$DISTRO_KERNEL" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
+	--kernel "$(distro_kernel "$BOOT/console.log")" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
 for v in "${variants[@]}"; do
 	cp "$B/boot-$v/results.log" "$B/results/results-$v.log"
