@@ -23,6 +23,9 @@
 # the series on the plain tinyconfig guest (no preemption, so int3
 # kprobes boost), int3 path only, N = BOOST_N ["1 10000 40000"], H =
 # BOOST_H ["1 16"], BOOST_N=0 skips it.
+#
+# QEMU_ICOUNT=shift=0,sleep=off runs every boot with guest time counted
+# in guest instructions (see harness/boot.sh); the report's title says so.
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
@@ -169,7 +172,7 @@ log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
 	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" "${boost_args[@]}" \
-	--kernel "$(distro_kernel "$BOOT/console.log")" --title "kprobe_bench, QEMU TCG (2 vCPUs) on $(nproc) host cores, $(date -u +%Y-%m-%d)"
+	--kernel "$(distro_kernel "$BOOT/console.log")" --title "kprobe_bench, QEMU TCG (2 vCPUs)${QEMU_ICOUNT:+, -icount $QEMU_ICOUNT (guest time counts guest instructions)} on $(nproc) host cores, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
 for v in "${variants[@]}"; do
 	cp "$B/boot-$v/results.log" "$B/results/results-$v.log"

@@ -35,6 +35,11 @@ qemu=(qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg,thread=single}" -smp 2 -m 1G 
 	-display none -monitor none -nodefaults)
 # QEMU_CPU=max: every CPU feature TCG emulates (the distribution-like boot).
 [ -z "${QEMU_CPU:-}" ] || qemu+=(-cpu "$QEMU_CPU")
+# QEMU_ICOUNT=shift=0,sleep=off: the guest's clocks count executed guest
+# instructions (1 ns each with shift=0) instead of host time: host load
+# and the emulator's own costs (its software TLB, translation lookups) no
+# longer show in guest timings, and neither does any memory latency.
+[ -z "${QEMU_ICOUNT:-}" ] || qemu+=(-icount "$QEMU_ICOUNT")
 if [ "$shell" = 1 ]; then
 	# Interactive: serial 0 on this terminal, Ctrl-A X quits QEMU.
 	qemu+=(-serial mon:stdio -append "$append kseries.shell=1")
