@@ -45,7 +45,7 @@
 #   KPB_ENABLE_N  probe counts of the enabling-time section [KPB_N]
 #   KPB_FILL_ARM  1: arm the fill probes where the kernel can batch [1]
 #   KPB_CHURN_BATCH  fill probes unregistered per batch while hot probes
-#              are hit, at the largest N [1000]
+#              are hit, at the largest N; 0: no such section [1000]
 #   KPB_OUT    output directory [/tmp/kprobe_bench]
 #
 # Output: $KPB_OUT/bench.tsv (one line per measurement, see the header),
@@ -342,7 +342,7 @@ for path in ftrace int3; do
 done
 nstates=$(echo $STATES | wc -w)
 npaths=$(echo $churn_paths | wc -w)
-if [ -n "$last_n" ] && [ "$npaths" -gt 0 ] &&
+if [ -n "$last_n" ] && [ "$npaths" -gt 0 ] && [ "$CHURN_BATCH" -gt 0 ] &&
    [ "$last_n" -ge $((npaths * nstates * CHURN_BATCH)) ]; then
 	share=$((last_n / (npaths * nstates)))
 	left=$last_n
