@@ -13,7 +13,7 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
-#include <linux/hash.h>
+#include <linux/kprobe_hash.h>
 #include <linux/types.h>
 
 #ifdef CONFIG_KPROBE_CACHE_SHIFT
@@ -55,7 +55,8 @@ struct kprobe_cache_set {
 
 /**
  * struct kprobe_cache - one CPU's cache
- * @set: the sets; an address can only live in set hash_ptr(addr, SHIFT)
+ * @set: the sets; an address can only live in set
+ *	kprobe_addr_hash(addr, SHIFT)
  *
  * 64 bytes per set: 16 KiB per CPU with the default 256 sets.
  */
@@ -77,7 +78,7 @@ struct kprobe_cache {
 /* The one set that can hold @addr. */
 static __always_inline unsigned int kprobe_cache_set_index(const void *addr)
 {
-	return hash_ptr(addr, KPROBE_CACHE_SHIFT);
+	return kprobe_addr_hash(addr, KPROBE_CACHE_SHIFT);
 }
 
 static __always_inline struct kprobe *

@@ -176,7 +176,7 @@ static noinline struct kprobe *walk_lookup(void *addr)
 static inline unsigned int index_hash(void *addr, unsigned int bits,
 				      unsigned long *tag)
 {
-	u32 h = hash_ptr(addr, bits + KPROBE_INDEX_TAG_BITS);
+	u32 h = kprobe_addr_hash(addr, bits + KPROBE_INDEX_TAG_BITS);
 
 	*tag = h & KPROBE_INDEX_TAG_MASK;
 	return h >> KPROBE_INDEX_TAG_BITS;

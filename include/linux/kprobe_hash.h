@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hash of a probed address, shared by the kprobe table's index
+ * (kernel/kprobes.c) and the per-CPU lookup cache
+ * (include/linux/kprobe_cache.h).  Plain inline code with no kernel
+ * dependencies, so that tools/testing/kprobe_cache/ can compile it in user
+ * space.
+ */
+#ifndef _LINUX_KPROBE_HASH_H
+#define _LINUX_KPROBE_HASH_H
+
+#include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/types.h>
+
+/**
+ * kprobe_addr_hash - hash a probed address to @bits bits
+ * @addr: the address
+ * @bits: the number of bits wanted, 1 to 32
+ *
+ * hash_ptr() keeps the top bits of one multiplication by the golden ratio.
+ * Over addresses at a fixed stride (functions of one size back to back,
+ * a run of equal stubs) that is a Weyl sequence: even for most strides,
+ * but for some it puts the addresses on a few tracks, and an open-
+ * addressing table or a set-associative cache indexed by it then reads
+ * many slots or thrashes a few sets.  Folding the product's high half
+ * into its low half and multiplying again mixes every address bit into
+ * the top bits nonlinearly, so that such runs spread like random
+ * addresses; it costs one more multiplication.
+ *
+ * Return: the hash, in the low @bits bits.
+ */
+static __always_inline u32 kprobe_addr_hash(const void *addr,
+					    unsigned int bits)
+{
+#if BITS_PER_LONG == 64
+	u64 x = (unsigned long)addr * GOLDEN_RATIO_64;
+
+	x ^= x >> 32;
+	return (u32)((x * GOLDEN_RATIO_64) >> (64 - bits));
+#else
+	u32 x = (unsigned long)addr * GOLDEN_RATIO_32;
+
+	x ^= x >> 16;
+	return (x * GOLDEN_RATIO_32) >> (32 - bits);
+#endif
+}
+
+#endif /* _LINUX_KPROBE_HASH_H */
