@@ -13,7 +13,7 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
-#include <linux/kprobe_hash.h>
+#include <linux/hash.h>
 #include <linux/types.h>
 
 #ifdef CONFIG_KPROBE_CACHE_SHIFT
@@ -55,8 +55,7 @@ struct kprobe_cache_set {
 
 /**
  * struct kprobe_cache - one CPU's cache
- * @set: the sets; an address can only live in set
- *	kprobe_addr_hash(addr, SHIFT)
+ * @set: the sets; an address can only live in set hash_ptr(addr, SHIFT)
  *
  * 64 bytes per set: 16 KiB per CPU with the default 256 sets.
  */
@@ -75,10 +74,16 @@ struct kprobe_cache {
  * (kprobe_cache_remove(), kprobe_cache_flush()) at any time: those only
  * write NULL addresses.
  */
-/* The one set that can hold @addr. */
+/*
+ * The one set that can hold @addr.  One multiplication: at some fixed
+ * strides it crowds a run of hot addresses into a few sets, and those
+ * then thrash until the CPU bypasses the cache, so that a crowded cache
+ * costs what the kprobe table's index costs.  The index, which has no
+ * such bound, hashes with kprobe_addr_hash() instead.
+ */
 static __always_inline unsigned int kprobe_cache_set_index(const void *addr)
 {
-	return kprobe_addr_hash(addr, KPROBE_CACHE_SHIFT);
+	return hash_ptr(addr, KPROBE_CACHE_SHIFT);
 }
 
 static __always_inline struct kprobe *

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The hash of a probed address, shared by the kprobe table's index
- * (kernel/kprobes.c) and the per-CPU lookup cache
- * (include/linux/kprobe_cache.h).  Plain inline code with no kernel
- * dependencies, so that tools/testing/kprobe_cache/ can compile it in user
- * space.
+ * The hash that places a probed address in the kprobe table's index
+ * (kernel/kprobes.c).  Plain inline code with no kernel dependencies, so
+ * that tools/testing/kprobe_cache/ can compile it in user space.
  */
 #ifndef _LINUX_KPROBE_HASH_H
 #define _LINUX_KPROBE_HASH_H
@@ -23,11 +21,10 @@
  * Over addresses at a fixed stride (functions of one size back to back,
  * a run of equal stubs) that is a Weyl sequence: even for most strides,
  * but for some it puts the addresses on a few tracks, and an open-
- * addressing table or a set-associative cache indexed by it then reads
- * many slots or thrashes a few sets.  Folding the product's high half
- * into its low half and multiplying again mixes every address bit into
- * the top bits nonlinearly, so that such runs spread like random
- * addresses; it costs one more multiplication.
+ * addressing table indexed by it then reads long runs of slots.  Folding
+ * the product's high half into its low half and multiplying again mixes
+ * every address bit into the top bits nonlinearly, so that such runs
+ * spread like random addresses; it costs one more multiplication.
  *
  * Return: the hash, in the low @bits bits.
  */

@@ -79,6 +79,7 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/hash.h>
+#include <linux/kprobe_hash.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/types.h>
