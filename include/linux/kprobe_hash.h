@@ -22,26 +22,20 @@
  * a run of equal stubs) that is a Weyl sequence: even for most strides,
  * but for some it puts the addresses on a few tracks, and an open-
  * addressing table indexed by it then reads long runs of slots.  Folding
- * the product's high half into its low half and multiplying again mixes
- * every address bit into the top bits nonlinearly, so that such runs
- * spread like random addresses; it costs one more multiplication.
+ * the product's high half into its low half and hashing that again with
+ * hash_long() mixes every address bit into the top bits nonlinearly, so
+ * that such runs spread like random addresses; it costs one more
+ * multiplication.
  *
  * Return: the hash, in the low @bits bits.
  */
 static __always_inline u32 kprobe_addr_hash(const void *addr,
 					    unsigned int bits)
 {
-#if BITS_PER_LONG == 64
-	u64 x = (unsigned long)addr * GOLDEN_RATIO_64;
+	unsigned long x = (unsigned long)addr * GOLDEN_RATIO_PRIME;
 
-	x ^= x >> 32;
-	return (u32)((x * GOLDEN_RATIO_64) >> (64 - bits));
-#else
-	u32 x = (unsigned long)addr * GOLDEN_RATIO_32;
-
-	x ^= x >> 16;
-	return (x * GOLDEN_RATIO_32) >> (32 - bits);
-#endif
+	x ^= x >> (BITS_PER_LONG / 2);
+	return hash_long(x, bits);
 }
 
 #endif /* _LINUX_KPROBE_HASH_H */
