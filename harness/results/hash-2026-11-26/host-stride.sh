@@ -20,51 +20,49 @@ src=$linux/tools/testing/kprobe_cache/kprobe_cache_bench.c
 mkdir -p "$out"
 start=$(date +%s)
 log() { echo "[$(($(date +%s) - start))s] $*"; }
-for hash in kprobe_addr_hash hash_ptr; do
-	for stride in 37 1008; do
-		d=$out/$hash-$stride
-		mkdir -p "$d"
-		sed -e "s|(void \*)(TEXT_BASE + TEXT_ALIGN \* k);|(void *)(TEXT_BASE + $stride * (unsigned long)i);|" \
-		    -e "s|u32 h = kprobe_addr_hash(addr, bits + KPROBE_INDEX_TAG_BITS);|u32 h = $hash(addr, bits + KPROBE_INDEX_TAG_BITS);|" \
-		    "$src" > "$d/bench.c"
-		grep -q "TEXT_BASE + $stride \* (unsigned long)i" "$d/bench.c"
-		grep -q "u32 h = $hash(addr" "$d/bench.c"
-		# the source includes the cache's header by a relative path
-		sed -i "s|\"../../../include/linux/kprobe_cache.h\"|<linux/kprobe_cache.h>|" "$d/bench.c"
-		gcc -O2 -g -Wall -I"$linux/tools/include" -idirafter "$linux/include" \
-		    -o "$d/kprobe_cache_bench" "$d/bench.c"
-		cp "$linux/tools/testing/kprobe_cache/cachegrind.sh" "$d/"
-		log "built $hash, stride $stride"
-	done
+variants="kprobe_addr_hash-37 kprobe_addr_hash-1008 hash_ptr-37 hash_ptr-1008"
+# binaries in a scratch directory; OUTDIR keeps the text only
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+build() {
+	local hash=${1%-*} stride=${1##*-} d=$tmp/$1
+
+	mkdir -p "$d"
+	sed -e "s|(void \*)(TEXT_BASE + TEXT_ALIGN \* k);|(void *)(TEXT_BASE + $stride * (unsigned long)i);|" \
+	    -e "s|u32 h = kprobe_addr_hash(addr, bits + KPROBE_INDEX_TAG_BITS);|u32 h = $hash(addr, bits + KPROBE_INDEX_TAG_BITS);|" \
+	    -e "s|\"../../../include/linux/kprobe_cache.h\"|<linux/kprobe_cache.h>|" \
+	    "$src" > "$d/bench.c"
+	grep -q "TEXT_BASE + $stride \* (unsigned long)i" "$d/bench.c"
+	grep -q "u32 h = $hash(addr" "$d/bench.c"
+	gcc -O2 -g -Wall -I"$linux/tools/include" -idirafter "$linux/include" \
+	    -o "$d/kprobe_cache_bench" "$d/bench.c"
+	cp "$linux/tools/testing/kprobe_cache/cachegrind.sh" "$d/"
+}
+
+for v in $variants; do
+	build "$v"
+	log "built $v"
 done
-for hash in kprobe_addr_hash hash_ptr; do
-	for stride in 37 1008; do
-		d=$out/$hash-$stride
-		taskset -c 1 "$d/kprobe_cache_bench" > "$d/bench.txt"
-		log "ran $hash, stride $stride"
-	done
+for v in $variants; do
+	mkdir -p "$out/$v"
+	taskset -c 1 "$tmp/$v/kprobe_cache_bench" > "$out/$v/bench.txt"
+	log "ran $v"
 done
-for hash in kprobe_addr_hash hash_ptr; do
-	for stride in 37 1008; do
-		d=$out/$hash-$stride
-		"$d/cachegrind.sh" quick > "$d/cachegrind.txt" 2>&1
-		log "cachegrind $hash, stride $stride"
-	done
+for v in $variants; do
+	"$tmp/$v/cachegrind.sh" quick > "$out/$v/cachegrind.txt" 2>&1
+	log "cachegrind $v"
 done
 {
 	echo "N = 40,000 rows: N H walk_hot_ns index_hot_ns cache_hot_ns walk_cold_ns index_cold_ns cache_cold_ns hit% bypass%"
-	for hash in kprobe_addr_hash hash_ptr; do
-		for stride in 37 1008; do
-			awk -v t="$hash $stride:" '$1 == 40000 { print t, $0 }' \
-				"$out/$hash-$stride/bench.txt"
-		done
+	for v in $variants; do
+		awk -v t="${v%-*} ${v##*-}:" '$1 == 40000 { print t, $0 }' \
+			"$out/$v/bench.txt"
 	done
-	for hash in kprobe_addr_hash hash_ptr; do
-		for stride in 37 1008; do
-			echo
-			echo "cachegrind, $hash, stride $stride:"
-			tail -n 4 "$out/$hash-$stride/cachegrind.txt"
-		done
+	for v in $variants; do
+		echo
+		echo "cachegrind, ${v%-*}, stride ${v##*-}:"
+		tail -n 4 "$out/$v/cachegrind.txt"
 	done
 } | tee "$out/summary.txt"
 log "done: $out/summary.txt"
