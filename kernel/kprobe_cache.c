@@ -184,27 +184,29 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 {
 	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
 	struct kprobe_cache *c = this_cpu_ptr(&kprobe_cache);
-	bool evicted;
+	bool full, replace;
 
 	/* Interrupting another writer of this CPU's cache: leave it be. */
 	if (READ_ONCE(cc->seq) & 1)
 		return;
 	this_cpu_inc(kprobe_cache_cpu.seq);
 	barrier();
-	evicted = kprobe_cache_insert(c, addr, p, cc->stats.inserts);
-	cc->stats.inserts++;
-	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits),
-				    evicted))
+	replace = kprobe_cache_may_replace(&cc->win);
+	full = kprobe_cache_insert(c, addr, p, cc->stats.inserts, replace);
+	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits), full))
 		WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
 	/*
-	 * A change of the table since the walk began may have swept the set
-	 * before the entry was there: then @p may be stale, and the entry
-	 * goes.  The barrier orders the new entry before the second read of
-	 * the generation.
+	 * Nothing written: nothing can be stale.  Otherwise a change of the
+	 * table since the walk began may have swept the set before the entry
+	 * was there: then @p may be stale, and the entry goes.  The barrier
+	 * orders the new entry before the second read of the generation.
 	 */
-	smp_mb(); /* pairs with kprobe_cache_invalidate() */
-	if (atomic_long_read(&kprobe_cache_gen[s]) != gen)
-		kprobe_cache_remove(c, addr);
+	if (!full || replace) {
+		cc->stats.inserts++;
+		smp_mb(); /* pairs with kprobe_cache_invalidate() */
+		if (atomic_long_read(&kprobe_cache_gen[s]) != gen)
+			kprobe_cache_remove(c, addr);
+	}
 	barrier();
 	this_cpu_inc(kprobe_cache_cpu.seq);
 }

@@ -477,23 +477,20 @@ static struct kprobe_cache_stats kpc_run_nops(unsigned int calls)
 }
 
 /*
- * A hot set that overflows its cache set makes nearly every lookup miss and
- * evict: after a window of such misses the CPU bypasses the cache, and every
- * probe still runs on every hit.  Once the hot set fits again, the cache is
- * used and nothing is bypassed.
+ * Registers @n int3 probes in kpc_nops(), all at addresses of the cache set
+ * that holds the most of its addresses.  Returns 0, -ENOSPC when no set
+ * holds @n of them, or registration's error (with nothing left registered).
  */
-static void kpc_test_thrash(struct kunit *test)
+static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
+				unsigned int n)
 {
-	unsigned int *count, i, n, s = 0;
-	struct kprobe_cache_stats d;
-	struct kpc_probe *p;
+	unsigned int *count, i, k, s = 0;
 	u8 *base;
 	int ret;
 
 	count = kunit_kcalloc(test, KPROBE_CACHE_SETS, sizeof(*count), GFP_KERNEL);
-	p = kunit_kcalloc(test, KPC_THRASH, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, count);
-	KUNIT_ASSERT_NOT_NULL(test, p);
+	if (!count)
+		return -ENOMEM;
 	/*
 	 * Past the entry (endbr64, the ftrace call): nops only.  From the
 	 * pointer, so that no relocation points into the function's body.
@@ -504,30 +501,54 @@ static void kpc_test_thrash(struct kunit *test)
 	for (i = 1; i < KPROBE_CACHE_SETS; i++)
 		if (count[i] > count[s])
 			s = i;
-	if (count[s] < KPC_THRASH)
-		kunit_skip(test, "no cache set holds %d addresses", KPC_THRASH);
-	for (i = 0, n = 0; n < KPC_THRASH; i++) {
+	if (count[s] < n)
+		return -ENOSPC;
+	for (i = 0, k = 0; k < n; i++) {
 		if (kprobe_cache_set_index(base + i) != s)
 			continue;
-		p[n].kp.addr = (kprobe_opcode_t *)(base + i);
-		p[n].kp.pre_handler = kpc_pre;
+		p[k].kp.addr = (kprobe_opcode_t *)(base + i);
+		p[k].kp.pre_handler = kpc_pre;
 		/* A post handler keeps the optimizer away. */
-		p[n].kp.post_handler = kpc_post;
-		ret = register_kprobe(&p[n].kp);
+		p[k].kp.post_handler = kpc_post;
+		ret = register_kprobe(&p[k].kp);
 		if (ret) {
-			kpc_unregister_all(p, n);
+			kpc_unregister_all(p, k);
 			KUNIT_FAIL(test, "registering a probe at %pS: %d",
 				   base + i, ret);
-			return;
+			return ret;
 		}
-		n++;
+		k++;
 	}
+	return 0;
+}
+
+/*
+ * A hot set that overflows its cache set makes most lookups miss: after a
+ * window with fewer hits than misses the CPU bypasses the cache, and every
+ * probe still runs on every hit.  Once the hot set fits again, the cache is
+ * used and nothing is bypassed.
+ */
+static void kpc_test_thrash(struct kunit *test)
+{
+	struct kprobe_cache_stats d;
+	struct kpc_probe *p;
+	unsigned int i;
+	int ret;
+
+	p = kunit_kcalloc(test, KPC_THRASH, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	ret = kpc_register_one_set(test, p, KPC_THRASH);
+	if (ret == -ENOSPC)
+		kunit_skip(test, "no cache set holds %d addresses", KPC_THRASH);
+	if (ret)
+		return;
 
 	d = kpc_run_nops(200);
 	for (i = 0; i < KPC_THRASH; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 200);
 	KUNIT_EXPECT_GT(test, d.bypassed, 0UL);
-	KUNIT_EXPECT_LT(test, d.hits, 100UL);
+	/* The bypass begins after one window: fewer hits than its misses. */
+	KUNIT_EXPECT_LT(test, d.hits, (unsigned long)KPROBE_CACHE_WINDOW);
 
 	/* As many probes as ways: they fit, the cache is used again. */
 	for (i = KPROBE_CACHE_WAYS; i < KPC_THRASH; i++)
@@ -539,6 +560,39 @@ static void kpc_test_thrash(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.bypassed, 0UL);
 	KUNIT_EXPECT_LE(test, d.misses, (unsigned long)KPROBE_CACHE_WAYS);
 	kpc_unregister_all(p, KPROBE_CACHE_WAYS);
+}
+
+/*
+ * One hot address more than a set has ways: if every miss replaced an
+ * entry, the five would evict each other round robin and never hit.  A
+ * full set takes a new entry only once in KPROBE_CACHE_REPLACE misses, so
+ * four of the five keep hitting: at least 3 lookups in 4 hit (about 79%),
+ * and nothing is bypassed.
+ */
+static void kpc_test_overfull_set(struct kunit *test)
+{
+	const unsigned int n = KPROBE_CACHE_WAYS + 1, calls = 400;
+	struct kprobe_cache_stats d;
+	struct kpc_probe *p;
+	unsigned int i;
+	int ret;
+
+	p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	ret = kpc_register_one_set(test, p, n);
+	if (ret == -ENOSPC)
+		kunit_skip(test, "no cache set holds %u addresses", n);
+	if (ret)
+		return;
+
+	d = kpc_run_nops(calls);
+	kunit_info(test, "%u calls, %u probes: %lu hits, %lu misses, %lu bypassed\n",
+		   calls, n, d.hits, d.misses, d.bypassed);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), calls);
+	KUNIT_EXPECT_GE(test, d.hits, 3UL * n * calls / 4);
+	KUNIT_EXPECT_EQ(test, d.bypassed, 0UL);
+	kpc_unregister_all(p, n);
 }
 
 /*
@@ -598,6 +652,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_other_cpu, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_fill_race, kpc_path_gen_params),
 	KUNIT_CASE(kpc_test_thrash),
+	KUNIT_CASE(kpc_test_overfull_set),
 	KUNIT_CASE(kpc_test_hash_spread),
 	{}
 };

@@ -98,9 +98,15 @@ kprobe_cache_probe(struct kprobe_cache *c, void *addr)
 	return NULL;
 }
 
-/* Returns true when the new entry replaced another address's. */
+/*
+ * Caches @kp for @addr in a free way of its set or in the way that holds
+ * @addr already.  If the set is full, replaces way @victim (modulo the
+ * number of ways) when @replace is true, and writes nothing otherwise.
+ * Returns true when the set was full.
+ */
 static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
-				       struct kprobe *kp, unsigned int victim)
+				       struct kprobe *kp, unsigned int victim,
+				       bool replace)
 {
 	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
 	struct kprobe_cache_way *way = NULL;
@@ -114,8 +120,11 @@ static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 			break;
 		}
 	}
-	if (!way)
+	if (!way) {
+		if (!replace)
+			return true;
 		way = &set->way[victim % KPROBE_CACHE_WAYS];
+	}
 
 	WRITE_ONCE(way->kp, kp);
 	WRITE_ONCE(way->addr, addr);
@@ -123,47 +132,63 @@ static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
 }
 
 /*
- * A hot set larger than the cache makes it thrash: hit round robin, each
- * address evicts another one that comes back before it does, nearly every
- * lookup misses, and pays for the probe, the table and the insertion.  A
- * CPU that sees this in a window of KPROBE_CACHE_WINDOW misses (fewer hits
- * than misses, and at least half of the misses evicting an entry) goes to
- * the table directly for its next KPROBE_CACHE_BYPASS lookups, then tries
- * the cache again.  Misses that only fill empty ways, as after a table
- * change or when a new hot set comes in, never start a bypass.
+ * More hot addresses than ways in a set make the set thrash if every miss
+ * inserts: hit round robin, each address evicts another one that comes
+ * back before it does, and every lookup of the set misses and pays for
+ * the probe, the table, the insertion and its full barrier.  Two limits.
+ *
+ * A miss that finds its set full replaces an entry only once in
+ * KPROBE_CACHE_REPLACE such misses (bimodal insertion): the addresses
+ * that are in the set stay there and keep hitting, the others are looked
+ * up in the table without an insertion, and the set still turns over,
+ * more slowly, when the hot set changes.  Five hot addresses in a set of
+ * four ways hit four times in five instead of never.
+ *
+ * A CPU that sees, in a window of KPROBE_CACHE_WINDOW misses, fewer hits
+ * than misses and at least half of the misses finding their set full goes
+ * to the table directly for its next KPROBE_CACHE_BYPASS lookups, then
+ * tries the cache again.  Misses that only fill empty ways, as after a
+ * table change or when a new hot set comes in, never start a bypass.
  */
+#define KPROBE_CACHE_REPLACE	16
 #define KPROBE_CACHE_WINDOW	256
 #define KPROBE_CACHE_BYPASS	4096
 
 /**
  * struct kprobe_cache_window - one CPU's current window of misses
- * @misses: misses that inserted an entry, in this window
- * @evictions: those of them that replaced another address's entry
+ * @misses: misses that found a kprobe, in this window
+ * @full: those of them that found their set full
  * @hits: the CPU's hit count when the window began
  */
 struct kprobe_cache_window {
 	unsigned int misses;
-	unsigned int evictions;
+	unsigned int full;
 	unsigned long hits;
 };
 
+/* Whether the next miss that finds its set full replaces an entry. */
+static inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
+{
+	return !(w->full % KPROBE_CACHE_REPLACE);
+}
+
 /*
- * Counts an insertion (@evicted: kprobe_cache_insert()'s result) in @w;
- * @hits is the CPU's hit count so far.  Returns true when this insertion
- * ends a window in which the cache thrashed.
+ * Counts a miss that found a kprobe in @w (@full: kprobe_cache_insert()'s
+ * result); @hits is the CPU's hit count so far.  Returns true when this
+ * miss ends a window in which the cache thrashed.
  */
 static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
-					   unsigned long hits, bool evicted)
+					   unsigned long hits, bool full)
 {
 	bool thrashed;
 
-	w->evictions += evicted;
+	w->full += full;
 	if (++w->misses < KPROBE_CACHE_WINDOW)
 		return false;
 	thrashed = hits - w->hits < KPROBE_CACHE_WINDOW &&
-		   w->evictions >= KPROBE_CACHE_WINDOW / 2;
+		   w->full >= KPROBE_CACHE_WINDOW / 2;
 	w->misses = 0;
-	w->evictions = 0;
+	w->full = 0;
 	w->hits = hits;
 	return thrashed;
 }

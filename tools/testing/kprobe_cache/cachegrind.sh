@@ -18,6 +18,8 @@
 #		level cache as sysfs reports it; cachegrind's own guess can be
 #		far off in a VM)
 #   TASKSET	a command prefix to pin the runs, e.g. "taskset -c 1"
+#   STRIDE	place the probes STRIDE bytes apart instead of at random
+#		(kprobe_cache_bench --stride)
 
 set -e
 prog=${0##*/}
@@ -97,7 +99,8 @@ for pt in $points; do
 		out=$tmp/$v.$n.$hot
 		if ! $TASKSET valgrind --tool=cachegrind --cache-sim=yes \
 			--LL="$CG_LL" --cachegrind-out-file="$out" \
-			"$bench" --cachegrind $v "$n" "$hot" "$count" "$evict_kib" \
+			"$bench" ${STRIDE:+--stride "$STRIDE"} \
+			--cachegrind $v "$n" "$hot" "$count" "$evict_kib" \
 			>"$out.log" 2>&1; then
 			cat "$out.log" >&2
 			exit 1
@@ -111,7 +114,8 @@ done
 
 echo "simulated caches (cachegrind --LL=$CG_LL, flush $evict_kib KiB):"
 grep '^desc:' "$out" | sed 's/^desc: */  /'
-echo "data read misses per cold lookup, $count lookups per run:"
+layout=${STRIDE:+, probes $STRIDE bytes apart}
+echo "data read misses per cold lookup, $count lookups per run$layout:"
 printf '%6s %5s %8s %8s %9s %9s %9s %9s\n' N H walk_D1 walk_LL \
 	index_D1 index_LL cache_D1 cache_LL
 printf '%s' "$rows" | while read -r n h wd1 wll xd1 xll cd1 cll; do

@@ -28,7 +28,9 @@
  *    seeded random order from a pool four times larger than needed, so
  *    neighbours on a chain are far apart, as slab objects are;
  *  - the probed addresses are distinct, 16-byte aligned fake kernel text
- *    addresses 0xffffffff81000000 + 16 * k, and are hashed with
+ *    addresses 0xffffffff81000000 + 16 * k for random k (or, with
+ *    --stride S, 0xffffffff81000000 + S * i for the i-th probe: functions
+ *    of one size in a row, a layout a hash can crowd), and are hashed with
  *    hash_ptr(addr, 6) like kprobe_table[];
  *  - the index is grown as registration grows it in the kernel (to the
  *    same size), in an array aligned to its size.
@@ -40,6 +42,11 @@
  *    cycle through the hot set back to back (caches warm; independent
  *    lookups, so this is throughput, not latency): the best of five timed
  *    loops;
+ *  - index_lat_ns, cache_lat_ns: the same with each lookup's address
+ *    depending on the previous lookup's result, so that lookups cannot
+ *    overlap: the latency of a warm lookup, which is what a kprobe hit
+ *    pays (one lookup per trap or ftrace call, with a lot of other code
+ *    between two);
  *  - walk_cold_ns, index_cold_ns, cache_cold_ns: the median latency of a
  *    single lookup after all CPU caches were flushed by reading a buffer
  *    of at least twice the last level cache (and at least 64 MiB), minus
@@ -56,8 +63,14 @@
  *   make run        full table, then cachegrind.sh (a few minutes)
  *   make quick      small sizes and cachegrind.sh quick (under a minute)
  *
- *   ./kprobe_cache_bench [--quick]
- *   ./kprobe_cache_bench --cachegrind walk|index|cache N H COUNT [EVICT_KIB]
+ *   ./kprobe_cache_bench [--quick] [--n LIST] [--h LIST] [--stride S]
+ *   ./kprobe_cache_bench [--stride S] --cachegrind walk|index|cache N H COUNT [EVICT_KIB]
+ *
+ * --n and --h replace the sizes and hot set sizes with comma-separated
+ * lists (at most 16 numbers each; pairs with H > N are skipped), e.g.
+ * --n 40000 --h 512,1024,2048 for hot sets around the cache's capacity.
+ * --stride S (bytes, S > 0) places the probes at a fixed stride instead
+ * of at random.
  *
  * The second form is for cachegrind.sh: it builds the table, warms the
  * cache (cache variant), then does COUNT lookups of the hot set, each
@@ -103,6 +116,8 @@
 #define MIN_EVICT_BYTES		(64UL << 20)
 #define HUGE_SIZE		(2UL << 20)
 #define DEFAULT_SEED		0x6b70726f6265ULL
+/* The most numbers in --n and --h */
+#define MAX_LIST		16
 
 /*
  * The x86-64 struct kprobe (include/linux/kprobes.h with
@@ -158,6 +173,8 @@ static unsigned long *evict_buf;
 static size_t evict_bytes;
 
 static u64 rng_state = DEFAULT_SEED;
+/* --stride: the distance of consecutive probed addresses, 0 for random */
+static unsigned long text_stride;
 
 /* The uncached lookup, as get_kprobe() in kernel/kprobes.c. */
 static noinline struct kprobe *walk_lookup(void *addr)
@@ -216,14 +233,16 @@ static noinline struct kprobe *index_lookup(void *addr)
  * get_kprobe_cached() minus its per-CPU and irq handling: the bypass while
  * the hot set overflows the cache, the probe between two reads of the
  * sequence count, and on a miss the generation of the set, the index, the
- * insertion, the full barrier and the second read of the generation.
+ * insertion (if the set has room, or one miss in KPROBE_CACHE_REPLACE
+ * into a full set), the full barrier and the second read of the
+ * generation.
  */
 static noinline struct kprobe *cached_lookup(void *addr)
 {
 	unsigned int seq, s;
 	unsigned long gen;
 	struct kprobe *p;
-	bool evicted;
+	bool full, replace;
 
 	if (kcpu.bypass > 0) {
 		kcpu.bypass--;
@@ -245,13 +264,17 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	if (p) {
 		/* kprobe_cache_fill(): round robin on the insert count */
 		kcpu.seq++;
-		evicted = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts);
-		kcpu.stats.inserts++;
-		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, evicted))
+		replace = kprobe_cache_may_replace(&kcpu.win);
+		full = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts,
+					   replace);
+		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, full))
 			kcpu.bypass = KPROBE_CACHE_BYPASS;
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (READ_ONCE(kgen[s]) != gen)
-			kprobe_cache_remove(&kcache, addr);
+		if (!full || replace) {
+			kcpu.stats.inserts++;
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			if (READ_ONCE(kgen[s]) != gen)
+				kprobe_cache_remove(&kcache, addr);
+		}
 		kcpu.seq++;
 	}
 	return p;
@@ -436,12 +459,16 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 	for (i = 0; i < n; i++) {
 		struct kprobe *p = pool + (size_t)slot[i] * SLOT_SIZE;
 
-		do {
-			k = rng_below(TEXT_SLOTS);
-		} while (used[k / BITS_PER_LONG] & (1UL << (k % BITS_PER_LONG)));
-		used[k / BITS_PER_LONG] |= 1UL << (k % BITS_PER_LONG);
-
-		addrs[i] = (void *)(TEXT_BASE + TEXT_ALIGN * k);
+		if (text_stride) {
+			addrs[i] = (void *)(TEXT_BASE + text_stride * i);
+		} else {
+			do {
+				k = rng_below(TEXT_SLOTS);
+			} while (used[k / BITS_PER_LONG] &
+				 (1UL << (k % BITS_PER_LONG)));
+			used[k / BITS_PER_LONG] |= 1UL << (k % BITS_PER_LONG);
+			addrs[i] = (void *)(TEXT_BASE + TEXT_ALIGN * k);
+		}
 		p->addr = addrs[i];
 		/* register_kprobe() adds at the head of the chain. */
 		hlist_add_head(&p->hlist,
@@ -491,7 +518,8 @@ static noinline void warm_cache(unsigned int h)
 	unsigned int i;
 
 	for (i = 0; i < h; i++)
-		kprobe_cache_insert(&kcache, hot[i], hot_kp[i], kcpu.stats.inserts++);
+		kprobe_cache_insert(&kcache, hot[i], hot_kp[i],
+				    kcpu.stats.inserts++, true);
 }
 
 /* Flush the CPU caches (or cachegrind's) by reading a big buffer. */
@@ -505,14 +533,22 @@ static noinline void evict(void)
 	WRITE_ONCE(sink, sink + sum);
 }
 
+/*
+ * Cycles @iters lookups through the hot set.  With @chain, the index of
+ * each address read depends on the previous result (a kprobe is never at
+ * address 1, so the index does not change), which serializes the lookups.
+ */
 static __always_inline unsigned long hot_loop(lookup_fn fn, unsigned int h,
-					      unsigned long iters)
+					      unsigned long iters, bool chain)
 {
-	unsigned long sum = 0, i;
+	unsigned long sum = 0, dep = 0, r, i;
 	unsigned int j = 0;
 
 	for (i = 0; i < iters; i++) {
-		sum += (unsigned long)fn(hot[j]);
+		r = (unsigned long)fn(hot[j + dep]);
+		sum += r;
+		if (chain)
+			dep = r == 1;
 		if (++j == h)
 			j = 0;
 	}
@@ -521,17 +557,27 @@ static __always_inline unsigned long hot_loop(lookup_fn fn, unsigned int h,
 
 static noinline unsigned long hot_walk(unsigned int h, unsigned long iters)
 {
-	return hot_loop(walk_lookup, h, iters);
+	return hot_loop(walk_lookup, h, iters, false);
 }
 
 static noinline unsigned long hot_index(unsigned int h, unsigned long iters)
 {
-	return hot_loop(index_lookup, h, iters);
+	return hot_loop(index_lookup, h, iters, false);
 }
 
 static noinline unsigned long hot_cache(unsigned int h, unsigned long iters)
 {
-	return hot_loop(cached_lookup, h, iters);
+	return hot_loop(cached_lookup, h, iters, false);
+}
+
+static noinline unsigned long lat_index(unsigned int h, unsigned long iters)
+{
+	return hot_loop(index_lookup, h, iters, true);
+}
+
+static noinline unsigned long lat_cache(unsigned int h, unsigned long iters)
+{
+	return hot_loop(cached_lookup, h, iters, true);
 }
 
 enum variant { WALK, INDEX, CACHE };
@@ -539,21 +585,29 @@ enum variant { WALK, INDEX, CACHE };
 static const char * const variant_name[] = { "walk", "index", "cache" };
 static const lookup_fn variant_fn[] = { walk_lookup, index_lookup, cached_lookup };
 
-static u64 time_hot(enum variant v, unsigned int h, unsigned long iters)
+static u64 time_hot(enum variant v, unsigned int h, unsigned long iters,
+		    bool chain)
 {
 	unsigned long sum;
 	u64 t0, t1;
 
 	t0 = now_ns();
-	sum = v == CACHE ? hot_cache(h, iters) :
-	      v == INDEX ? hot_index(h, iters) : hot_walk(h, iters);
+	if (chain)
+		sum = v == CACHE ? lat_cache(h, iters) : lat_index(h, iters);
+	else
+		sum = v == CACHE ? hot_cache(h, iters) :
+		      v == INDEX ? hot_index(h, iters) : hot_walk(h, iters);
 	t1 = now_ns();
 	WRITE_ONCE(sink, sink + sum);
 	return t1 - t0;
 }
 
-/* ns per back-to-back lookup: the best of 5 loops of about target_ns. */
-static double measure_hot(enum variant v, unsigned int h, u64 target_ns)
+/*
+ * ns per back-to-back lookup (@chain: per lookup that waits for the
+ * previous one): the best of 5 loops of about target_ns.
+ */
+static double measure_hot(enum variant v, unsigned int h, u64 target_ns,
+			  bool chain)
 {
 	unsigned long iters = h;
 	double best = 0;
@@ -561,14 +615,14 @@ static double measure_hot(enum variant v, unsigned int h, u64 target_ns)
 	int r;
 
 	for (;;) {
-		t = time_hot(v, h, iters);
+		t = time_hot(v, h, iters, chain);
 		if (t >= target_ns / 8)
 			break;
 		iters *= 2;
 	}
 	iters = (double)iters * target_ns / t + 1;
 	for (r = 0; r < 5; r++) {
-		double ns = (double)time_hot(v, h, iters) / iters;
+		double ns = (double)time_hot(v, h, iters, chain) / iters;
 
 		if (!r || ns < best)
 			best = ns;
@@ -718,34 +772,60 @@ static unsigned long parse_ulong(const char *s)
 	return v;
 }
 
-static void print_usage(const char *prog)
+static const char *prog_name = "kprobe_cache_bench";
+
+static void print_usage(void)
 {
-	fprintf(stderr, "Usage: %s [--quick]\n", prog);
-	fprintf(stderr, "       %s --cachegrind walk|index|cache N H COUNT [EVICT_KIB]\n",
-		prog);
+	fprintf(stderr, "Usage: %s [--quick] [--n LIST] [--h LIST] [--stride S]\n",
+		prog_name);
+	fprintf(stderr, "       %s [--stride S] --cachegrind walk|index|cache",
+		prog_name);
+	fprintf(stderr, " N H COUNT [EVICT_KIB]\n");
+	fprintf(stderr, "LIST: up to %d comma-separated numbers > 0; S: bytes > 0\n",
+		MAX_LIST);
 	exit(2);
 }
 
+/* A comma-separated list of numbers > 0 into @v; returns how many. */
+static unsigned int parse_list(const char *s, unsigned int *v)
+{
+	unsigned int n = 0;
+	unsigned long x;
+	char *end;
+
+	for (;;) {
+		x = strtoul(s, &end, 10);
+		if (end == s || !x || x > 1000000 || n == MAX_LIST ||
+		    (*end && *end != ','))
+			print_usage();
+		v[n++] = x;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+}
+
+/* argv[0] is "--cachegrind", the rest its arguments. */
 static int cachegrind_mode(int argc, char **argv)
 {
 	unsigned long n, h, count, i;
 	unsigned long sum = 0, bad = 0;
 	enum variant v;
 
-	if (argc < 6 || argc > 7)
-		print_usage(argv[0]);
+	if (argc < 5 || argc > 6)
+		print_usage();
 	for (v = WALK; v <= CACHE; v++)
-		if (!strcmp(argv[2], variant_name[v]))
+		if (!strcmp(argv[1], variant_name[v]))
 			break;
 	if (v > CACHE)
-		print_usage(argv[0]);
-	n = parse_ulong(argv[3]);
-	h = parse_ulong(argv[4]);
-	count = parse_ulong(argv[5]);
+		print_usage();
+	n = parse_ulong(argv[2]);
+	h = parse_ulong(argv[3]);
+	count = parse_ulong(argv[4]);
 	if (!n || !h || h > n || !count)
 		die("need 0 < H <= N and COUNT > 0");
-	if (argc == 7)
-		setup_evict(parse_ulong(argv[6]) << 10);
+	if (argc == 6)
+		setup_evict(parse_ulong(argv[5]) << 10);
 	else
 		setup_evict(evict_size(print_caches()));
 
@@ -761,41 +841,68 @@ static int cachegrind_mode(int argc, char **argv)
 		bad += p != hot_kp[i % h];
 	}
 	WRITE_ONCE(sink, sink + sum);
-	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu evict=%zu KiB wrong=%lu cache_misses=%lu\n",
-	       argv[2], n, h, count, evict_bytes >> 10, bad, kcpu.stats.misses);
+	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu stride=%lu ",
+	       argv[1], n, h, count, text_stride);
+	printf("evict=%zu KiB wrong=%lu cache_misses=%lu\n",
+	       evict_bytes >> 10, bad, kcpu.stats.misses);
 	free_table();
 	return bad ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	static const unsigned int sizes[] = { 1, 64, 1000, 10000, 40000 };
-	static const unsigned int hots[] = { 1, 16, 256, 4096 };
-	unsigned int nsizes = ARRAY_SIZE(sizes), nhots = ARRAY_SIZE(hots);
-	unsigned int samples = 301, i, j;
+	unsigned int sizes[MAX_LIST] = { 1, 64, 1000, 10000, 40000 };
+	unsigned int hots[MAX_LIST] = { 1, 16, 256, 4096 };
+	unsigned int nsizes = 5, nhots = 4, samples = 301, i, j;
 	u64 target_ns = 20000000, overhead, t_start = now_ns();
-	bool quick = false;
+	bool quick = false, n_given = false, h_given = false;
 
 	BUILD_BUG_ON(sizeof(struct kprobe) != 128);
 	BUILD_BUG_ON(offsetof(struct kprobe, addr) != 40);
 	BUILD_BUG_ON(sizeof(struct kprobe_cache_set) != 64);
 	BUILD_BUG_ON(sizeof(struct kprobe) > SLOT_SIZE);
 
-	if (argc > 1 && !strcmp(argv[1], "--cachegrind"))
-		return cachegrind_mode(argc, argv);
-	if (argc == 2 && !strcmp(argv[1], "--quick"))
-		quick = true;
-	else if (argc != 1)
-		print_usage(argv[0]);
+	prog_name = argv[0];
+	for (i = 1; i < (unsigned int)argc; i++) {
+		if (!strcmp(argv[i], "--cachegrind")) {
+			if (quick || n_given || h_given)
+				print_usage();
+			return cachegrind_mode(argc - i, argv + i);
+		} else if (!strcmp(argv[i], "--quick")) {
+			quick = true;
+		} else if (i + 1 < (unsigned int)argc &&
+			   !strcmp(argv[i], "--n")) {
+			nsizes = parse_list(argv[++i], sizes);
+			n_given = true;
+		} else if (i + 1 < (unsigned int)argc &&
+			   !strcmp(argv[i], "--h")) {
+			nhots = parse_list(argv[++i], hots);
+			h_given = true;
+		} else if (i + 1 < (unsigned int)argc &&
+			   !strcmp(argv[i], "--stride")) {
+			text_stride = parse_ulong(argv[++i]);
+			if (!text_stride)
+				print_usage();
+		} else {
+			print_usage();
+		}
+	}
 	if (quick) {
-		nsizes = 3;	/* up to N = 1000 */
-		nhots = 2;	/* H = 1, 16 */
+		/* Shorter runs; by default only N <= 1000 and H <= 16. */
+		if (!n_given)
+			nsizes = 3;
+		if (!h_given)
+			nhots = 2;
 		samples = 101;
 		target_ns = 5000000;
 	}
 
 	printf("kprobe_cache_bench: get_kprobe() chain walk, index and kprobe_cache%s\n",
 	       quick ? " (quick)" : "");
+	if (text_stride)
+		printf("addresses: %#lx + %lu * i\n", TEXT_BASE, text_stride);
+	else
+		printf("addresses: %#lx + %d * random\n", TEXT_BASE, TEXT_ALIGN);
 	print_cpu();
 	setup_evict(evict_size(print_caches()));
 	overhead = timer_overhead();
@@ -808,23 +915,26 @@ int main(int argc, char **argv)
 	       (unsigned long long)target_ns / 1000000);
 	printf("cold: median of %u, evict %zu MiB, timer overhead %llu ns subtracted\n\n",
 	       samples, evict_bytes >> 20, (unsigned long long)overhead);
-	printf("%6s %4s %12s %12s %12s %12s %13s %13s %7s %8s\n", "N", "H",
-	       "walk_hot_ns", "index_hot_ns", "cache_hot_ns", "walk_cold_ns",
-	       "index_cold_ns", "cache_cold_ns", "hit%", "bypass%");
+	printf("%6s %5s %12s %12s %12s %12s %13s %13s %7s %8s %12s %12s\n",
+	       "N", "H", "walk_hot_ns", "index_hot_ns", "cache_hot_ns",
+	       "walk_cold_ns", "index_cold_ns", "cache_cold_ns", "hit%",
+	       "bypass%", "index_lat_ns", "cache_lat_ns");
 
 	for (i = 0; i < nsizes; i++) {
 		for (j = 0; j < nhots; j++) {
 			unsigned int n = sizes[i], h = hots[j];
-			double wh, xh, ch, wc, xc, cc, hit, byp;
+			double wh, xh, ch, xl, cl, wc, xc, cc, hit, byp;
 			unsigned long lookups = 100 * (unsigned long)h;
 
 			if (h > n)
 				continue;
 			build_table(n, h, DEFAULT_SEED + n * 1000 + h);
 			check_table(h);
-			wh = measure_hot(WALK, h, target_ns);
-			xh = measure_hot(INDEX, h, target_ns);
-			ch = measure_hot(CACHE, h, target_ns);
+			wh = measure_hot(WALK, h, target_ns, false);
+			xh = measure_hot(INDEX, h, target_ns, false);
+			ch = measure_hot(CACHE, h, target_ns, false);
+			xl = measure_hot(INDEX, h, target_ns, true);
+			cl = measure_hot(CACHE, h, target_ns, true);
 			wc = measure_cold(WALK, h, samples, overhead);
 			xc = measure_cold(INDEX, h, samples, overhead);
 			cc = measure_cold(CACHE, h, samples, overhead);
@@ -833,8 +943,9 @@ int main(int argc, char **argv)
 			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
 			hit = 100.0 * kcpu.stats.hits / lookups;
 			byp = 100.0 * kcpu.stats.bypassed / lookups;
-			printf("%6u %4u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f %7.2f %8.2f\n",
-			       n, h, wh, xh, ch, wc, xc, cc, hit, byp);
+			printf("%6u %5u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f",
+			       n, h, wh, xh, ch, wc, xc, cc);
+			printf(" %7.2f %8.2f %12.2f %12.2f\n", hit, byp, xl, cl);
 			fflush(stdout);
 		}
 	}
