@@ -162,7 +162,13 @@ void kprobe_cache_invalidate(void *addr)
 	}
 }
 
-/* Empties every CPU's cache; kprobe_cache_switch() serializes callers. */
+/*
+ * Empties every CPU's cache; kprobe_cache_switch() serializes callers.
+ * Coherence does not need it (every change of the table moves the
+ * generation of its set, on or off), but the switch promises empty
+ * caches: moving every generation first makes a miss that walked the
+ * table before the flush and inserts after it take its entry out again.
+ */
 static void kprobe_cache_invalidate_all(void)
 {
 	unsigned int s;
