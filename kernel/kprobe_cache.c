@@ -31,8 +31,10 @@
  *    which also waits for such sections): exactly the window in which
  *    get_kprobe() may also still return the removed probe.
  *  - A miss reads the generation of its set (acquire) before it walks the
- *    table, inserts what it found, and after a full barrier reads the
- *    generation again: if it moved, the walk may have raced with a change
+ *    table, inserts what it found (unless its set is full and it is not
+ *    that set's turn to replace an entry, see KPROBE_CACHE_REPLACE: then
+ *    it writes nothing), and after a full barrier reads the generation
+ *    again: if it moved, the walk may have raced with a change
  *    of the table, and the miss takes its entry out again.  A miss whose
  *    first read sees the new generation also sees the table change that
  *    was ordered before the increment, and finds no removed probe.  For a
@@ -331,6 +333,20 @@ VISIBLE_IF_KUNIT void kprobe_cache_read_stats(struct kprobe_cache_stats *sum)
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_stats);
 
+/*
+ * Starts @cpu's window of misses afresh, from any CPU.  A fill running on
+ * @cpu meanwhile may write over part of it: that window then ends early
+ * or late, which only moves a bypass decision.
+ */
+static void kprobe_cache_window_reset(int cpu)
+{
+	struct kprobe_cache_cpu *cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
+
+	WRITE_ONCE(cc->win.misses, 0);
+	WRITE_ONCE(cc->win.full, 0);
+	WRITE_ONCE(cc->win.hits, READ_ONCE(cc->stats.hits));
+}
+
 /**
  * kprobe_cache_switch() - turn the cache on or off for all CPUs
  * @on: true to use the cache on the hit path
@@ -342,9 +358,11 @@ VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
 	int cpu;
 
 	mutex_lock(&kprobe_cache_switch_mutex);
-	/* A switch starts every CPU afresh, bypass included. */
-	for_each_possible_cpu(cpu)
+	/* A switch starts every CPU afresh: no bypass, an empty window. */
+	for_each_possible_cpu(cpu) {
 		WRITE_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->bypass, 0);
+		kprobe_cache_window_reset(cpu);
+	}
 	if (on && !static_key_enabled(&kprobe_cache_key)) {
 		/*
 		 * Invalidations keep sweeping the caches while they are off;
@@ -417,6 +435,8 @@ static ssize_t kprobe_cache_stats_write(struct file *file,
 		WRITE_ONCE(s->inserts, 0);
 		WRITE_ONCE(s->invalidations, 0);
 		WRITE_ONCE(s->bypassed, 0);
+		/* The window counts hits from a hit count that went. */
+		kprobe_cache_window_reset(cpu);
 	}
 	return count;
 }

@@ -479,7 +479,8 @@ static struct kprobe_cache_stats kpc_run_nops(unsigned int calls)
 /*
  * Registers @n int3 probes in kpc_nops(), all at addresses of the cache set
  * that holds the most of its addresses.  Returns 0, -ENOSPC when no set
- * holds @n of them, or registration's error (with nothing left registered).
+ * holds @n of them, or registration's error (with nothing left registered,
+ * and the test failed).
  */
 static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
 				unsigned int n)
@@ -489,8 +490,7 @@ static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
 	int ret;
 
 	count = kunit_kcalloc(test, KPROBE_CACHE_SETS, sizeof(*count), GFP_KERNEL);
-	if (!count)
-		return -ENOMEM;
+	KUNIT_ASSERT_NOT_NULL(test, count);
 	/*
 	 * Past the entry (endbr64, the ftrace call): nops only.  From the
 	 * pointer, so that no relocation points into the function's body.
