@@ -478,19 +478,22 @@ static struct kprobe_cache_stats kpc_run_nops(unsigned int calls)
 
 /*
  * Registers @n int3 probes in kpc_nops(), all at addresses of the cache set
- * that holds the most of its addresses.  Returns 0, -ENOSPC when no set
- * holds @n of them, or registration's error (with nothing left registered,
- * and the test failed).
+ * that holds the most of its addresses, and returns them.  Skips the test
+ * when no set holds @n of them; fails it, with nothing left registered,
+ * when a registration fails.
  */
-static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
-				unsigned int n)
+static struct kpc_probe *kpc_register_one_set(struct kunit *test,
+					      unsigned int n)
 {
 	unsigned int *count, i, k, s = 0;
+	struct kpc_probe *p;
 	u8 *base;
 	int ret;
 
 	count = kunit_kcalloc(test, KPROBE_CACHE_SETS, sizeof(*count), GFP_KERNEL);
+	p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, count);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	/*
 	 * Past the entry (endbr64, the ftrace call): nops only.  From the
 	 * pointer, so that no relocation points into the function's body.
@@ -502,7 +505,7 @@ static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
 		if (count[i] > count[s])
 			s = i;
 	if (count[s] < n)
-		return -ENOSPC;
+		kunit_skip(test, "no cache set holds %u addresses", n);
 	for (i = 0, k = 0; k < n; i++) {
 		if (kprobe_cache_set_index(base + i) != s)
 			continue;
@@ -513,13 +516,12 @@ static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
 		ret = register_kprobe(&p[k].kp);
 		if (ret) {
 			kpc_unregister_all(p, k);
-			KUNIT_FAIL(test, "registering a probe at %pS: %d",
-				   base + i, ret);
-			return ret;
+			KUNIT_FAIL_AND_ABORT(test, "registering a probe at %pS: %d",
+					     base + i, ret);
 		}
 		k++;
 	}
-	return 0;
+	return p;
 }
 
 /*
@@ -530,18 +532,9 @@ static int kpc_register_one_set(struct kunit *test, struct kpc_probe *p,
  */
 static void kpc_test_thrash(struct kunit *test)
 {
+	struct kpc_probe *p = kpc_register_one_set(test, KPC_THRASH);
 	struct kprobe_cache_stats d;
-	struct kpc_probe *p;
 	unsigned int i;
-	int ret;
-
-	p = kunit_kcalloc(test, KPC_THRASH, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	ret = kpc_register_one_set(test, p, KPC_THRASH);
-	if (ret == -ENOSPC)
-		kunit_skip(test, "no cache set holds %d addresses", KPC_THRASH);
-	if (ret)
-		return;
 
 	d = kpc_run_nops(200);
 	for (i = 0; i < KPC_THRASH; i++)
@@ -572,18 +565,9 @@ static void kpc_test_thrash(struct kunit *test)
 static void kpc_test_overfull_set(struct kunit *test)
 {
 	const unsigned int n = KPROBE_CACHE_WAYS + 1, calls = 400;
+	struct kpc_probe *p = kpc_register_one_set(test, n);
 	struct kprobe_cache_stats d;
-	struct kpc_probe *p;
 	unsigned int i;
-	int ret;
-
-	p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	ret = kpc_register_one_set(test, p, n);
-	if (ret == -ENOSPC)
-		kunit_skip(test, "no cache set holds %u addresses", n);
-	if (ret)
-		return;
 
 	d = kpc_run_nops(calls);
 	kunit_info(test, "%u calls, %u probes: %lu hits, %lu misses, %lu bypassed\n",
