@@ -113,6 +113,8 @@ struct kprobe_cache_cpu {
 	struct kprobe_cache_stats stats;
 };
 
+static_assert(sizeof(struct kprobe_cache_cpu) <= 64);
+
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache_cpu, kprobe_cache_cpu);
 /*
@@ -345,6 +347,7 @@ static void kprobe_cache_window_reset(int cpu)
 	WRITE_ONCE(cc->win.misses, 0);
 	WRITE_ONCE(cc->win.full, 0);
 	WRITE_ONCE(cc->win.hits, READ_ONCE(cc->stats.hits));
+	WRITE_ONCE(cc->win.thrashed, false);
 }
 
 /**

@@ -540,7 +540,7 @@ static void kpc_test_thrash(struct kunit *test)
 	for (i = 0; i < KPC_THRASH; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].hits), 200);
 	KUNIT_EXPECT_GT(test, d.bypassed, 0UL);
-	/* The bypass begins after one window: fewer hits than its misses. */
+	/* The bypass begins after two windows with fewer hits than misses. */
 	KUNIT_EXPECT_LT(test, d.hits, (unsigned long)KPROBE_CACHE_WINDOW);
 
 	/* As many probes as ways: they fit, the cache is used again. */
@@ -577,6 +577,38 @@ static void kpc_test_overfull_set(struct kunit *test)
 	KUNIT_EXPECT_GE(test, d.hits, 3UL * n * calls / 4);
 	KUNIT_EXPECT_EQ(test, d.bypassed, 0UL);
 	kpc_unregister_all(p, n);
+}
+
+/* A window of misses that find their set full, after @more hits. */
+static unsigned int kpc_window(struct kprobe_cache_window *w,
+			       unsigned long *hits, unsigned long more)
+{
+	unsigned int i, starts = 0;
+
+	*hits += more;
+	for (i = 0; i < KPROBE_CACHE_WINDOW; i++)
+		starts += kprobe_cache_window_end(w, *hits, true);
+	return starts;
+}
+
+/*
+ * The first pass over a new hot set about as large as the cache: misses
+ * that find full the sets that the pass itself filled, and no hit yet.
+ * One such window starts no bypass, a second one does, and once a bypass
+ * has ended one more does.  A window with as many hits as misses starts
+ * the count over.
+ */
+static void kpc_test_window(struct kunit *test)
+{
+	struct kprobe_cache_window w = {};
+	unsigned long hits = 0;
+
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, 0), 0);
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, 0), 1);
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, 0), 1);
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, KPROBE_CACHE_WINDOW), 0);
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, 0), 0);
+	KUNIT_EXPECT_EQ(test, kpc_window(&w, &hits, KPROBE_CACHE_WINDOW - 1), 1);
 }
 
 /*
@@ -637,6 +669,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_fill_race, kpc_path_gen_params),
 	KUNIT_CASE(kpc_test_thrash),
 	KUNIT_CASE(kpc_test_overfull_set),
+	KUNIT_CASE(kpc_test_window),
 	KUNIT_CASE(kpc_test_hash_spread),
 	{}
 };

@@ -89,9 +89,16 @@
  * body (a move and an xor with a 32-bit immediate, 7 bytes) is long enough
  * for a jump-optimized probe after the fentry call.  The build generates
  * test_kprobe_bench_sites.h, one KPB_SITE(n) line per function.
+ *
+ * Each one aligned as CONFIG_FUNCTION_ALIGNMENT asks: GCC before 14
+ * ignores -falign-functions at -Os, and the sites would then sit back to
+ * back at an odd stride (37 bytes on x86-64 with call padding), which no
+ * kernel built at -O2 has, and which crowds runs of them into a few sets
+ * of the kprobe lookup cache.
  */
 #define KPB_SITE(n)							\
-	static noinline __noclone u32 kpb_fn_##n(u32 x)			\
+	static noinline __noclone __aligned(CONFIG_FUNCTION_ALIGNMENT)	\
+	u32 kpb_fn_##n(u32 x)						\
 	{								\
 		return x ^ (0x40000000U + (n));				\
 	}

@@ -144,11 +144,15 @@ static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
  * more slowly, when the hot set changes.  Five hot addresses in a set of
  * four ways hit four times in five instead of never.
  *
- * A CPU that sees, in a window of KPROBE_CACHE_WINDOW misses, fewer hits
- * than misses and at least half of the misses finding their set full goes
- * to the table directly for its next KPROBE_CACHE_BYPASS lookups, then
- * tries the cache again.  Misses that only fill empty ways, as after a
- * table change or when a new hot set comes in, never start a bypass.
+ * A window of KPROBE_CACHE_WINDOW misses thrashes when it has fewer hits
+ * than misses and at least half of the misses find their set full.  A CPU
+ * that sees two such windows in a row goes to the table directly for its
+ * next KPROBE_CACHE_BYPASS lookups, then tries the cache again; one more
+ * window that thrashes then starts the next bypass.  One window is not
+ * enough: the first pass over a new hot set about as large as the cache
+ * cannot hit yet, and its last misses find full the sets that the pass
+ * itself filled.  A window whose misses only fill empty ways, as after a
+ * table change, never thrashes.
  */
 #define KPROBE_CACHE_REPLACE	16
 #define KPROBE_CACHE_WINDOW	256
@@ -158,11 +162,13 @@ static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
  * struct kprobe_cache_window - one CPU's current window of misses
  * @misses: misses that found a kprobe, in this window
  * @full: those of them that found their set full
+ * @thrashed: whether the window before this one thrashed
  * @hits: the CPU's hit count when the window began
  */
 struct kprobe_cache_window {
-	unsigned int misses;
-	unsigned int full;
+	u16 misses;
+	u16 full;
+	bool thrashed;
 	unsigned long hits;
 };
 
@@ -175,12 +181,12 @@ static inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
 /*
  * Counts a miss that found a kprobe in @w (@full: kprobe_cache_insert()'s
  * result); @hits is the CPU's hit count so far.  Returns true when this
- * miss ends a window in which the cache thrashed.
+ * miss ends the second window in a row in which the cache thrashed.
  */
 static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
 					   unsigned long hits, bool full)
 {
-	bool thrashed;
+	bool thrashed, before = w->thrashed;
 
 	w->full += full;
 	if (++w->misses < KPROBE_CACHE_WINDOW)
@@ -190,7 +196,8 @@ static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
 	w->misses = 0;
 	w->full = 0;
 	w->hits = hits;
-	return thrashed;
+	w->thrashed = thrashed;
+	return thrashed && before;
 }
 
 /*
