@@ -4,7 +4,7 @@
 # inserts % 4 once in 16 such misses), windows of 256 misses, a bypass of
 # 4,096 lookups after a window with fewer hits than misses and at least
 # half of its misses finding their set full.  Rules:
-#   one   the bypass starts after one such window (patch 20 to 27)
+#   one   the bypass starts after one such window (patches 20-28)
 #   two   after two in a row; once a bypass has ended, one more such window
 #         starts the next (patch 29)
 # Hot sets of H random addresses (uniform sets), looked up round robin,
