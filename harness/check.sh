@@ -71,30 +71,13 @@ kbuild() {
 	fi
 }
 
-# bg_rc NAME: where the background job NAME leaves its exit code.  Each
-# job writes it itself: bash forgets the status of a child that ended long
-# ago once a later child gets its pid, and a full check forks enough
-# processes for pid_max (32,768 here) to wrap, after which "wait PID" says
-# "not a child" (exit code 127) for a boot that passed.
-bg_rc() {
-	echo "$CHK/bg-rc-$1"
-}
-
-# bg_wait NAME PID: wait for background job NAME; its exit code, or 255
-# when it left none.
-bg_wait() {
-	wait "$2" 2>/dev/null || true
-	cat "$(bg_rc "$1")" 2>/dev/null || echo 255
-}
-
 # wait_boots: wait for the boots running in the background; a boot script
 # that stops on an error of its own is a failed check.
 wait_boots() {
-	local i rc
+	local i
 	for i in "${!pids[@]}"; do
-		rc=$(bg_wait "${labels[$i]}" "${pids[$i]}")
-		[ "$rc" = 0 ] ||
-			record FAIL "${labels[$i]}: runtests.sh ran to its end" "exit code $rc"
+		wait "${pids[$i]}" ||
+			record FAIL "${labels[$i]}: runtests.sh ran to its end" "exit code $?"
 	done
 	pids=()
 	labels=()
@@ -146,13 +129,11 @@ if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
 		BASE=$b "$TOP/harness/fetch-base.sh" >/dev/null ||
 			log "check: no tarball for $b (its check will say so)"
 	done
-	rm -f "$(bg_rc ports)"
 	(
 		for b in $ports; do
 			BASE=$b CHECK_SCOPE=port CHECK_RES=$RES "$TOP/harness/check.sh" ||
 				record FAIL "$b: check.sh ran to its end" "exit code $?"
 		done
-		echo 0 >"$(bg_rc ports)"
 	) &
 	pids+=($!)
 	labels+=("ports")
@@ -248,14 +229,9 @@ pri=()
 boot_bg() {
 	local obj=$1 dir=$2 label=$3 staged=$CHK/staged-$3 pid
 	shift 3
-	rm -f "$staged" "$(bg_rc "$label")"
-	(
-		rc=0
-		"${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
-			"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" ||
-			rc=$?
-		echo "$rc" >"$(bg_rc "$label")"
-	) &
+	rm -f "$staged"
+	"${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
+		"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" &
 	pid=$!
 	pids+=("$pid")
 	labels+=("$label")
@@ -384,13 +360,7 @@ fi
 #     priority, where it fills the single-threaded steps of the builds below.
 samecode_pid=
 if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
-	rm -f "$(bg_rc samecode)"
-	(
-		rc=0
-		nice -n 5 "$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" ||
-			rc=$?
-		echo "$rc" >"$(bg_rc samecode)"
-	) &
+	nice -n 5 "$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" &
 	samecode_pid=$!
 fi
 
@@ -422,8 +392,7 @@ fi
 log "check: waiting for the boots"
 wait_boots
 if [ -n "$samecode_pid" ]; then
-	[ "$(bg_wait samecode "$samecode_pid")" = 0 ] ||
-		grep -q '^FAIL KPROBE_CACHE=n:' "$RES" ||
+	wait "$samecode_pid" || grep -q '^FAIL KPROBE_CACHE=n:' "$RES" ||
 		record FAIL "KPROBE_CACHE=n: samecode.sh ran to its end"
 fi
 
