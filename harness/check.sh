@@ -71,13 +71,32 @@ kbuild() {
 	fi
 }
 
+# bg_rc NAME: where the background job NAME leaves its exit code.  Each
+# job writes it itself: bash forgets the status of a child that ended long
+# ago once a later child gets its pid, and a full check forks enough
+# processes for pid_max (32,768 here) to wrap, after which "wait PID" says
+# "not a child" (exit code 127) for a boot that passed.
+bg_rc() {
+	echo "$CHK/bg-rc-$1"
+}
+
+# bg_wait NAME PID: wait for background job NAME and set bg_status to its
+# exit code, or 255 when it left none.  It must run in this shell, never in
+# a command substitution: a subshell's "wait" is not the job's parent and
+# returns at once, before the job has written its file.
+bg_wait() {
+	wait "$2" 2>/dev/null || true
+	bg_status=$(cat "$(bg_rc "$1")" 2>/dev/null || echo 255)
+}
+
 # wait_boots: wait for the boots running in the background; a boot script
 # that stops on an error of its own is a failed check.
 wait_boots() {
 	local i
 	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" ||
-			record FAIL "${labels[$i]}: runtests.sh ran to its end" "exit code $?"
+		bg_wait "${labels[$i]}" "${pids[$i]}"
+		[ "$bg_status" = 0 ] ||
+			record FAIL "${labels[$i]}: runtests.sh ran to its end" "exit code $bg_status"
 	done
 	pids=()
 	labels=()
@@ -129,11 +148,13 @@ if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
 		BASE=$b "$TOP/harness/fetch-base.sh" >/dev/null ||
 			log "check: no tarball for $b (its check will say so)"
 	done
+	rm -f "$(bg_rc ports)"
 	(
 		for b in $ports; do
 			BASE=$b CHECK_SCOPE=port CHECK_RES=$RES "$TOP/harness/check.sh" ||
 				record FAIL "$b: check.sh ran to its end" "exit code $?"
 		done
+		echo 0 >"$(bg_rc ports)"
 	) &
 	pids+=($!)
 	labels+=("ports")
@@ -229,9 +250,14 @@ pri=()
 boot_bg() {
 	local obj=$1 dir=$2 label=$3 staged=$CHK/staged-$3 pid
 	shift 3
-	rm -f "$staged"
-	"${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
-		"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" &
+	rm -f "$staged" "$(bg_rc "$label")"
+	(
+		rc=0
+		"${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
+			"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" ||
+			rc=$?
+		echo "$rc" >"$(bg_rc "$label")"
+	) &
 	pid=$!
 	pids+=("$pid")
 	labels+=("$label")
@@ -360,7 +386,13 @@ fi
 #     priority, where it fills the single-threaded steps of the builds below.
 samecode_pid=
 if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
-	nice -n 5 "$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" &
+	rm -f "$(bg_rc samecode)"
+	(
+		rc=0
+		nice -n 5 "$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" ||
+			rc=$?
+		echo "$rc" >"$(bg_rc samecode)"
+	) &
 	samecode_pid=$!
 fi
 
@@ -392,7 +424,9 @@ fi
 log "check: waiting for the boots"
 wait_boots
 if [ -n "$samecode_pid" ]; then
-	wait "$samecode_pid" || grep -q '^FAIL KPROBE_CACHE=n:' "$RES" ||
+	bg_wait samecode "$samecode_pid"
+	[ "$bg_status" = 0 ] ||
+		grep -q '^FAIL KPROBE_CACHE=n:' "$RES" ||
 		record FAIL "KPROBE_CACHE=n: samecode.sh ran to its end"
 fi
 
