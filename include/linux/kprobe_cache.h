@@ -186,11 +186,12 @@ static inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
 static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
 					   unsigned long hits, bool full)
 {
-	bool thrashed, before = w->thrashed;
+	bool thrashed, before;
 
 	w->full += full;
 	if (++w->misses < KPROBE_CACHE_WINDOW)
 		return false;
+	before = w->thrashed;
 	thrashed = hits - w->hits < KPROBE_CACHE_WINDOW &&
 		   w->full >= KPROBE_CACHE_WINDOW / 2;
 	w->misses = 0;

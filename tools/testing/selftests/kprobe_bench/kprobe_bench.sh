@@ -37,7 +37,7 @@
 #   KPB_BIG_PATHS  the paths measured with KPB_H_BIG
 #              ["ftrace int3 kretprobe"]
 #   KPB_PATHS  hit paths ["ftrace int3 opt kretprobe"]
-#   KPB_LOOPS  calls per measurement [20000]
+#   KPB_LOOPS  calls per measurement [48000]
 #   KPB_ROUNDS rounds a measurement's calls are split into [3]
 #   KPB_ENABLE_BUDGET  ms allowed to arm probes one at a time, per path
 #              and N [8000]
@@ -67,7 +67,7 @@ H_BIG=${KPB_H_BIG-4096}
 BIG_N=${KPB_BIG_N:-}
 BIG_PATHS=${KPB_BIG_PATHS:-"ftrace int3 kretprobe"}
 PATHS=${KPB_PATHS:-"ftrace int3 opt kretprobe"}
-LOOPS=${KPB_LOOPS:-20000}
+LOOPS=${KPB_LOOPS:-48000}
 ROUNDS=${KPB_ROUNDS:-3}
 RLOOPS=$((LOOPS / ROUNDS))
 BUDGET=${KPB_ENABLE_BUDGET:-8000}
