@@ -80,6 +80,15 @@ bg_rc() {
 	echo "$CHK/bg-rc-$1"
 }
 
+# bg_run NAME CMD...: run CMD (in the background, as "bg_run ... &") and
+# leave its exit code where bg_wait reads it.
+bg_run() {
+	local name=$1 rc=0
+	shift
+	"$@" || rc=$?
+	echo "$rc" >"$(bg_rc "$name")"
+}
+
 # bg_wait NAME PID: wait for background job NAME and set bg_status to its
 # exit code, or 255 when it left none.  It must run in this shell, never in
 # a command substitution: a subshell's "wait" is not the job's parent and
@@ -251,13 +260,8 @@ boot_bg() {
 	local obj=$1 dir=$2 label=$3 staged=$CHK/staged-$3 pid
 	shift 3
 	rm -f "$staged" "$(bg_rc "$label")"
-	(
-		rc=0
-		"${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
-			"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" ||
-			rc=$?
-		echo "$rc" >"$(bg_rc "$label")"
-	) &
+	bg_run "$label" "${pri[@]}" env KSERIES_STAGED="$staged" "$@" \
+		"$TOP/harness/runtests.sh" "$SRC" "$obj" "$dir" "$RES" "$label" &
 	pid=$!
 	pids+=("$pid")
 	labels+=("$label")
@@ -387,12 +391,8 @@ fi
 samecode_pid=
 if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
 	rm -f "$(bg_rc samecode)"
-	(
-		rc=0
-		nice -n 5 "$TOP/harness/samecode.sh" "$CHK/samecode-src" "$CHK/samecode-build" "$RES" ||
-			rc=$?
-		echo "$rc" >"$(bg_rc samecode)"
-	) &
+	bg_run samecode nice -n 5 "$TOP/harness/samecode.sh" \
+		"$CHK/samecode-src" "$CHK/samecode-build" "$RES" &
 	samecode_pid=$!
 fi
 
