@@ -6,12 +6,14 @@
 # lookup right, a cold cached lookup costs at most two LL misses (its
 # cache set and the CPU's state, as in the kernel), the
 # 40,000-probe chain walk more than 100 (the model shows the problem),
-# and a cold lookup in the index at most 3.5 with 16 or 4,096 hot probes
-# (the index word, the slot and the kprobe; the tags spare the kprobes of
-# other addresses: 3.89 without them at H=4096).  Where the tool has
-# --stride, the same cold index lookups with the probes 1,008 bytes apart
-# (a stride that the kernel's hash_ptr() crowds onto a few tracks of the
-# index: 41-43 misses per lookup with it) must stay at most 3.5 misses.
+# and a cold lookup in the index at most 3 with 16 or 4,096 hot probes
+# (the goal of issue 11: the index word and the slot, which holds the
+# address, so that no kprobe is read on the way; 3.12-3.28 while the
+# slots held tagged kprobe pointers and the lookup read the kprobe).
+# Where the tool has --stride, the same cold index lookups with the probes
+# 1,008 bytes apart (a stride that the kernel's hash_ptr() crowds onto a
+# few tracks of the index: 41-43 misses per lookup with it) must stay at
+# most 3 misses too.
 # Usage: hostbench.sh SRC OUTDIR quick|run [RESULTS]
 . "$(dirname "$0")/common.sh"
 
@@ -68,19 +70,19 @@ else
 	rec FAIL "host harness: the walk at N=40000 misses > 100 times" "$walk_ll"
 fi
 [ -n "$index_ll" ] || exit 0
-# The index: about one slot and the kprobe per lookup, at any N and H.
+# The index: about one slot per lookup, at any N and H.
 for h in 16 4096; do
 	v=$(awk -v h="$h" '$1 == 40000 && $2 == h && NF == 8 { print $6 }' "$out" | tail -n1)
-	if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 3.5) }'; then
-		rec PASS "host harness: cold index lookup <= 3.5 LL misses at N=40000, H=$h ($v)"
+	if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 3.0) }'; then
+		rec PASS "host harness: cold index lookup <= 3 LL misses at N=40000, H=$h ($v)"
 	else
-		rec FAIL "host harness: cold index lookup <= 3.5 LL misses at N=40000, H=$h" "${v:-no row}"
+		rec FAIL "host harness: cold index lookup <= 3 LL misses at N=40000, H=$h" "${v:-no row}"
 	fi
 done
 [ -n "$stride" ] || exit 0
 v=$(awk '$1 == 40000 && $2 == 4096 && NF == 8 { print $6 }' "$stride_out" | tail -n1)
-if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 3.5) }'; then
-	rec PASS "host harness: probes $stride bytes apart, cold index lookup <= 3.5 LL misses at N=40000, H=4096 ($v)"
+if [ -n "$v" ] && awk -v x="$v" 'BEGIN { exit !(x <= 3.0) }'; then
+	rec PASS "host harness: probes $stride bytes apart, cold index lookup <= 3 LL misses at N=40000, H=4096 ($v)"
 else
-	rec FAIL "host harness: probes $stride bytes apart, cold index lookup <= 3.5 LL misses at N=40000, H=4096" "${v:-no row, see $stride_out}"
+	rec FAIL "host harness: probes $stride bytes apart, cold index lookup <= 3 LL misses at N=40000, H=4096" "${v:-no row, see $stride_out}"
 fi
