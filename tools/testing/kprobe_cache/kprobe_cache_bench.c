@@ -9,8 +9,8 @@
  * with N probes registered a chain holds about N/64 kprobes and a hit
  * visits about N/128 of them, each a separately allocated object on its own
  * cache line.  It now reads the table's index, an open-addressing array of
- * kprobe pointers sized to N, each tagged with three more bits of the
- * hash of its address.  The per-CPU kprobe cache answers a hot
+ * (address, kprobe pointer) slots sized to N, and reads no kprobe on its
+ * way.  The per-CPU kprobe cache answers a hot
  * address from one 64-byte set.  This program compiles the very header the
  * kernel compiles and compares:
  *
@@ -139,12 +139,15 @@ static struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
 
 /*
  * The index, as in kernel/kprobes.c: slot array | log2(slots); a slot is
- * kprobe pointer | tag.
+ * an address and its kprobe.
  */
+struct kprobe_index_slot {
+	unsigned long addr;
+	struct kprobe *kp;
+};
+
 #define KPROBE_INDEX_MIN_BITS	6
 #define KPROBE_INDEX_BITS_MASK	0x3fUL
-#define KPROBE_INDEX_TAG_BITS	3
-#define KPROBE_INDEX_TAG_MASK	((1UL << KPROBE_INDEX_TAG_BITS) - 1)
 #define KPROBE_INDEX_DELETED	(~0UL)
 static unsigned long kprobe_index;
 static unsigned int index_used, index_filled;
@@ -190,39 +193,28 @@ static noinline struct kprobe *walk_lookup(void *addr)
 	return NULL;
 }
 
-/* kprobe_index_hash(): the first slot of @addr and, in *@tag, its tag. */
-static inline unsigned int index_hash(void *addr, unsigned int bits,
-				      unsigned long *tag)
-{
-	u32 h = kprobe_addr_hash(addr, bits + KPROBE_INDEX_TAG_BITS);
-
-	*tag = h & KPROBE_INDEX_TAG_MASK;
-	return h >> KPROBE_INDEX_TAG_BITS;
-}
-
 /* The lookup, as get_kprobe() in kernel/kprobes.c. */
 static noinline struct kprobe *index_lookup(void *addr)
 {
 	unsigned long index = READ_ONCE(kprobe_index);
 	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
-	unsigned long *slot, tag, v;
+	struct kprobe_index_slot *slot;
 	unsigned int i, n, mask;
-	struct kprobe *p;
+	unsigned long a;
 
-	slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
+	slot = (struct kprobe_index_slot *)(index & ~KPROBE_INDEX_BITS_MASK);
 	if (!slot)
 		return NULL;
 	mask = (1U << bits) - 1;
-	i = index_hash(addr, bits, &tag);
+	i = kprobe_addr_hash(addr, bits);
 	for (n = 0; n <= mask; n++) {
-		v = READ_ONCE(slot[i]);
-		if (!v)
+		a = READ_ONCE(slot[i].addr);
+		if (!a)
 			break;
-		if ((v & KPROBE_INDEX_TAG_MASK) == tag &&
-		    v != KPROBE_INDEX_DELETED) {
-			p = (struct kprobe *)(v & ~KPROBE_INDEX_TAG_MASK);
-			if (p->addr == addr)
-				return p;
+		if (a == (unsigned long)addr && a != KPROBE_INDEX_DELETED) {
+			/* smp_rmb() in the kernel, a compiler barrier on x86 */
+			barrier();
+			return READ_ONCE(slot[i].kp);
 		}
 		i = (i + 1) & mask;
 	}
@@ -360,18 +352,18 @@ static void free_index(void)
 /* kprobe_index_put() */
 static void index_put(unsigned long index, struct kprobe *p)
 {
-	unsigned long *slot = (unsigned long *)(index & ~KPROBE_INDEX_BITS_MASK);
+	struct kprobe_index_slot *slot;
 	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
 	unsigned int mask = (1U << bits) - 1;
-	unsigned long tag;
-	unsigned int i = index_hash(p->addr, bits, &tag);
+	unsigned int i = kprobe_addr_hash(p->addr, bits);
 
-	while (slot[i] && slot[i] != KPROBE_INDEX_DELETED)
+	slot = (struct kprobe_index_slot *)(index & ~KPROBE_INDEX_BITS_MASK);
+	while (slot[i].addr)
 		i = (i + 1) & mask;
-	if (!slot[i])
-		index_filled++;
+	index_filled++;
 	index_used++;
-	slot[i] = (unsigned long)p | tag;
+	slot[i].kp = p;
+	slot[i].addr = (unsigned long)p->addr;
 }
 
 /* kprobe_index_resize() for the first @nr registered kprobes. */
@@ -384,7 +376,7 @@ static void index_resize(unsigned int nr)
 
 	while ((1UL << bits) < 2UL * nr)
 		bits++;
-	bytes = sizeof(unsigned long) << bits;
+	bytes = sizeof(struct kprobe_index_slot) << bits;
 	/*
 	 * kvmalloc() of a power-of-two size is aligned to the size; huge
 	 * pages, as the kernel's direct map, also keep TLB misses out of
