@@ -223,6 +223,28 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 
 NOKPROBE_SYMBOL(kprobe_cache_fill);
 
+/*
+ * The miss path of get_kprobe_cached(), out of line: inline, its calls
+ * made the compiler save registers on entry to get_kprobe_cached(), which
+ * every hit and every bypassed lookup then paid for.
+ */
+static noinline struct kprobe *kprobe_cache_miss(void *addr)
+{
+	unsigned int s = kprobe_cache_set_index(addr);
+	unsigned long gen;
+	struct kprobe *p;
+
+	this_cpu_inc(kprobe_cache_cpu.stats.misses);
+	/* Before the walk: see kprobe_cache_fill(). */
+	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
+	p = get_kprobe(addr);
+	if (p)
+		kprobe_cache_fill(s, gen, addr, p);
+	return p;
+}
+
+NOKPROBE_SYMBOL(kprobe_cache_miss);
+
 /**
  * get_kprobe_cached() - get_kprobe() for the hit path
  * @addr: the probed address
@@ -234,8 +256,7 @@ NOKPROBE_SYMBOL(kprobe_cache_fill);
 struct kprobe *get_kprobe_cached(void *addr)
 {
 	struct kprobe_cache_cpu *cc;
-	unsigned int seq, s;
-	unsigned long gen;
+	unsigned int seq;
 	struct kprobe *p;
 
 	if (!static_branch_likely(&kprobe_cache_key) || unlikely(!addr))
@@ -258,14 +279,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 			return p;
 		}
 	}
-	this_cpu_inc(kprobe_cache_cpu.stats.misses);
-	s = kprobe_cache_set_index(addr);
-	/* Before the walk: see kprobe_cache_fill(). */
-	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
-	p = get_kprobe(addr);
-	if (p)
-		kprobe_cache_fill(s, gen, addr, p);
-	return p;
+	return kprobe_cache_miss(addr);
 }
 
 NOKPROBE_SYMBOL(get_kprobe_cached);

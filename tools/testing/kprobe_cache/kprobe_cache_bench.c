@@ -222,35 +222,19 @@ static noinline struct kprobe *index_lookup(void *addr)
 }
 
 /*
- * get_kprobe_cached() minus its per-CPU and irq handling: the bypass while
- * the hot set overflows the cache, the probe between two reads of the
- * sequence count, and on a miss the generation of the set, the index, the
- * insertion (if the set has room, or one miss in KPROBE_CACHE_REPLACE
- * into a full set), the full barrier and the second read of the
- * generation.
+ * The miss path of get_kprobe_cached(), out of line as in the kernel: the
+ * generation of the set, the index, the insertion (if the set has room,
+ * or one miss in KPROBE_CACHE_REPLACE into a full set), the full barrier
+ * and the second read of the generation.
  */
-static noinline struct kprobe *cached_lookup(void *addr)
+static noinline struct kprobe *cached_miss(void *addr)
 {
-	unsigned int seq, s;
+	unsigned int s = kprobe_cache_set_index(addr);
 	unsigned long gen;
 	struct kprobe *p;
 	bool full, replace;
 
-	if (kcpu.bypass > 0) {
-		kcpu.bypass--;
-		kcpu.stats.bypassed++;
-		return index_lookup(addr);
-	}
-	seq = READ_ONCE(kcpu.seq);
-	if (likely(!(seq & 1))) {
-		p = kprobe_cache_probe(&kcache, addr);
-		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
-			kcpu.stats.hits++;
-			return p;
-		}
-	}
 	kcpu.stats.misses++;
-	s = kprobe_cache_set_index(addr);
 	gen = READ_ONCE(kgen[s]);
 	p = index_lookup(addr);
 	if (p) {
@@ -270,6 +254,32 @@ static noinline struct kprobe *cached_lookup(void *addr)
 		kcpu.seq++;
 	}
 	return p;
+}
+
+/*
+ * get_kprobe_cached() minus its per-CPU and irq handling: the bypass while
+ * the hot set overflows the cache, the probe between two reads of the
+ * sequence count, and on a miss cached_miss().
+ */
+static noinline struct kprobe *cached_lookup(void *addr)
+{
+	unsigned int seq;
+	struct kprobe *p;
+
+	if (kcpu.bypass > 0) {
+		kcpu.bypass--;
+		kcpu.stats.bypassed++;
+		return index_lookup(addr);
+	}
+	seq = READ_ONCE(kcpu.seq);
+	if (likely(!(seq & 1))) {
+		p = kprobe_cache_probe(&kcache, addr);
+		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
+			kcpu.stats.hits++;
+			return p;
+		}
+	}
+	return cached_miss(addr);
 }
 
 typedef struct kprobe *(*lookup_fn)(void *addr);
