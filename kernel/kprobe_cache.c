@@ -151,7 +151,7 @@ void kprobe_cache_invalidate(void *addr)
 
 	/*
 	 * Fully ordered: the table change before the new generation, which
-	 * pairs with the acquire in get_kprobe_cached(), and the generation
+	 * pairs with the acquire in kprobe_cache_miss(), and the generation
 	 * before the sweep, which pairs with the smp_mb() in
 	 * kprobe_cache_fill().
 	 */

@@ -3,7 +3,8 @@
 #
 # Data read misses per cold lookup in cachegrind's cache simulation, of
 # walk_lookup() (the chain walk), index_lookup() (get_kprobe() with the
-# index) and cached_lookup() (the kprobe cache, the index on a miss), with
+# index) and cached_lookup() with cached_miss() (the kprobe cache, its
+# miss path with the index and the insertion), with
 # H=16 hot probes among N=1000, 10000 and 40000, and H=4096 among 40000
 # (more than the cache holds).  Only the misses that cg_annotate
 # attributes to those functions (and to the code inlined into them) count;
@@ -74,14 +75,14 @@ evict_kib=$((${CG_LL%%,*} * 2 / 1024))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# D1 and LL read misses per lookup of walk_lookup, index_lookup and
-# cached_lookup (a run calls one of the first two, or the third and, on a
-# cache miss, index_lookup)
+# D1 and LL read misses per lookup of walk_lookup, index_lookup,
+# cached_lookup and cached_miss (a run calls one of the first two, or the
+# third and, on a cache miss, cached_miss and index_lookup)
 misses() {
 	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
 		--auto=no "$1" |
 	awk -v count="$count" '
-		$NF ~ /:(walk_lookup|index_lookup|cached_lookup)(\.[0-9A-Za-z_.]+)?$/ {
+		$NF ~ /:(walk_lookup|index_lookup|cached_lookup|cached_miss)(\.[0-9A-Za-z_.]+)?$/ {
 			gsub(",", "", $1)
 			gsub(",", "", $2)
 			d1 += $1

@@ -16,9 +16,10 @@
  *
  *   walk_lookup(addr)   - the chain walk of get_kprobe() before the index
  *   index_lookup(addr)  - get_kprobe() with the index, a copy of its code
- *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss the index and
- *                         kprobe_cache_insert(), i.e. get_kprobe_cached()
- *                         without its per-CPU and irq handling
+ *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss (cached_miss())
+ *                         the index and kprobe_cache_insert(), i.e.
+ *                         get_kprobe_cached() without its per-CPU and irq
+ *                         handling
  *
  * on a fake kprobe table that looks like the kernel's:
  *
@@ -76,9 +77,10 @@
  * cache (cache variant), then does COUNT lookups of the hot set, each
  * after reading EVICT_KIB KiB (default: the cold-flush size above), which
  * must exceed the simulated last level cache.  cachegrind.sh attributes
- * the data read misses of walk_lookup(), index_lookup() and
- * cached_lookup() (and of what was inlined into them) to the lookups.  Pin the benchmark to one CPU
- * (the Makefile uses taskset when it is available) for stable numbers.
+ * the data read misses of walk_lookup(), index_lookup(), cached_lookup()
+ * and cached_miss() (and of what was inlined into them) to the lookups.
+ * Pin the benchmark to one CPU (the Makefile uses taskset when it is
+ * available) for stable numbers.
  */
 #define _GNU_SOURCE
 #include <stddef.h>
