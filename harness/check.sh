@@ -403,7 +403,7 @@ fi
 #      links): the last patch in its own worktree, in the background at a
 #      lower priority beside the bisect below, whose single-threaded steps
 #      (configuration, the link) leave a CPU idle; it used to follow the
-#      bisect, 2.4 minutes of a cold check.
+#      bisect (99 s of a fully cold check).
 i386_pid=
 rm -rf "$CHK/i386-src"
 git -C "$SRC" worktree prune
