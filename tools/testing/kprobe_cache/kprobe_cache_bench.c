@@ -268,7 +268,8 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	unsigned int seq;
 	struct kprobe *p;
 
-	if (kcpu.bypass > 0) {
+	/* The bypass on the straight-line path, as in the kernel. */
+	if (likely(kcpu.bypass > 0)) {
 		kcpu.bypass--;
 		kcpu.stats.bypassed++;
 		return index_lookup(addr);
