@@ -8,7 +8,8 @@
 # distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's
 # "max" CPU), whose int3 kprobes never boost.  N="0 1000" H="1 16"
 # PATHS="ftrace int3" LOOPS=... ROUNDS=... H_BIG=... (0: none) BIG_N=...
-# (the N of H_BIG, default the last) choose another sweep;
+# (the N of H_BIG, default the last) BIG_PATHS=... (the paths of H_BIG,
+# default ftrace int3 kretprobe) choose another sweep;
 # ENABLE_N the probe counts of the enabling-time section (default: N;
 # registering 40,000 int3 probes alone takes over 20 minutes under TCG,
 # hence the 90-minute default BOOT_TIMEOUT of each boot).
@@ -98,6 +99,7 @@ sweep=()
 [ -n "${H:-}" ] && sweep+=("KPB_H='$H'")
 [ -n "${H_BIG:-}" ] && sweep+=("KPB_H_BIG='$H_BIG'")
 [ -n "${BIG_N:-}" ] && sweep+=("KPB_BIG_N='$BIG_N'")
+[ -n "${BIG_PATHS:-}" ] && sweep+=("KPB_BIG_PATHS='$BIG_PATHS'")
 [ -n "${PATHS:-}" ] && sweep+=("KPB_PATHS='$PATHS'")
 [ -n "${LOOPS:-}" ] && sweep+=("KPB_LOOPS='$LOOPS'")
 [ -n "${ROUNDS:-}" ] && sweep+=("KPB_ROUNDS='$ROUNDS'")
