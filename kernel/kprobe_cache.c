@@ -266,8 +266,8 @@ struct kprobe *get_kprobe_cached(void *addr)
 	/*
 	 * The hot set overflows the cache: see KPROBE_CACHE_WINDOW.  likely()
 	 * only puts the bypass on the straight-line path, so that a bypassed
-	 * lookup costs get_kprobe() and this test, no taken branch; a hit
-	 * takes the branch while its set's cache line is on its way.
+	 * lookup costs get_kprobe() and this test, and no taken branch; a hit
+	 * takes one instead.
 	 */
 	if (likely(READ_ONCE(cc->bypass) > 0)) {
 		this_cpu_dec(kprobe_cache_cpu.bypass);
