@@ -8,7 +8,9 @@
 #   b65536  - KPROBE_CACHE_BYPASS 65,536 instead of 4,096 (fewer windows)
 #   likely  - b65536, and the bypass test laid out as the fall-through
 #   likely4 - the bypass test as the fall-through, 4,096
-# then runs them alternated ROUNDS times (default 3), pinned to CPU 1.
+# then runs them alternated ROUNDS times (default 3), pinned to CPU 1
+# (harness/toolvariants.sh); "a" is the tool of series v15, which had no
+# hint on the bypass test (series v16 adds likely()).
 # Usage: run.sh LINUX_TREE [OUT_DIR]
 set -euo pipefail
 linux=${1:?usage: run.sh LINUX_TREE [OUT_DIR]}
@@ -17,24 +19,16 @@ here=$(cd "$(dirname "$0")/../../.." && pwd)
 src=$here/tools/testing/kprobe_cache/kprobe_cache_bench.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-hdr='#include "..\/..\/..\/include\/linux\/kprobe_cache.h"'
-sed "s/$hdr/#include <linux\/kprobe_cache.h>/" "$src" >"$tmp/a.c"
+# The tool as series v15 had it: no hint on the bypass test.
+sed 's/^\tif (likely(kcpu.bypass > 0)) {/\tif (kcpu.bypass > 0) {/' "$src" >"$tmp/a.c"
 sed 's/^\tif (kcpu.bypass > 0) {/\tif (1) {/' "$tmp/a.c" >"$tmp/always.c"
-long='#include <linux/kprobe_cache.h>\n#undef KPROBE_CACHE_BYPASS\n#define KPROBE_CACHE_BYPASS 65536'
-sed "s|^#include <linux/kprobe_cache.h>|$long|" "$tmp/a.c" >"$tmp/b65536.c"
+long='#include "..\/..\/..\/include\/linux\/kprobe_cache.h"\n#undef KPROBE_CACHE_BYPASS\n#define KPROBE_CACHE_BYPASS 65536'
+sed "s|^#include \"../../../include/linux/kprobe_cache.h\"|$long|" "$tmp/a.c" >"$tmp/b65536.c"
 fall='s/^\tif (kcpu.bypass > 0) {/\tif (__builtin_expect(kcpu.bypass > 0, 1)) {/'
 sed "$fall" "$tmp/b65536.c" >"$tmp/likely.c"
 sed "$fall" "$tmp/a.c" >"$tmp/likely4.c"
-vars="a always b65536 likely likely4"
-for v in $vars; do
-	# Each variant must differ from a where it says it does.
-	[ "$v" = a ] || ! cmp -s "$tmp/a.c" "$tmp/$v.c" || { echo "sed did not change $v" >&2; exit 1; }
-	gcc -O2 -g -Wall -Wextra -I"$linux/tools/include" -idirafter "$linux/include" \
-		-o "$tmp/$v" "$tmp/$v.c"
+args=()
+for v in a always b65536 likely likely4; do
+	args+=("$v=$tmp/$v.c")
 done
-for r in $(seq "${ROUNDS:-3}"); do
-	for v in $vars; do
-		echo "## $v (round $r)"
-		taskset -c 1 "$tmp/$v" --n 40000 --h 16,256,1024,4096 | grep -E '^ +N|^ +40000'
-	done
-done | tee "$out/bypass-layout.txt"
+"$here/harness/toolvariants.sh" "$linux" "$out/bypass-layout.txt" 16,256,1024,4096 "${args[@]}"
