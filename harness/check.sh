@@ -60,6 +60,18 @@ summary() {
 	[ "$f" -eq 0 ]
 }
 
+# ran NAME CMD...: run a script that records its own results; when it
+# exits non-zero without having recorded a FAIL (set -e stopped it at a
+# command that failed), record one, so that no check goes missing unseen.
+ran() {
+	local name=$1 f0 rc=0
+	shift
+	f0=$(grep -c '^FAIL ' "$RES" || true)
+	"$@" || rc=$?
+	[ "$rc" -eq 0 ] || [ "$(grep -c '^FAIL ' "$RES" || true)" -gt "$f0" ] ||
+		record FAIL "$name ran to its end" "exit code $rc"
+}
+
 # kbuild OBJ LOGNAME [make args...]: build in OBJ from SRC, log to a file.
 kbuild() {
 	local obj=$1 name=$2
@@ -245,7 +257,7 @@ else
 fi
 
 # 5. The series also applies to vanilla 6.12.117.
-[ "$BASE" != 6.12 ] || "$TOP/harness/vanilla.sh" "$RES" || true
+[ "$BASE" != 6.12 ] || ran vanilla.sh "$TOP/harness/vanilla.sh" "$RES"
 
 # Order: the kernels that boot are built first, so that each boot (one
 # host core under TCG) runs while the other checks build on the rest:
@@ -299,7 +311,7 @@ if matrix CONFIG_KSTATS=m CONFIG_KSTATS=m; then
 	booted=1
 	record PASS "build: $(basename "${PATCHES[-1]}")"
 	# 6b. With KSTATS=m, a built-in caller compiles to the stubs.
-	"$TOP/harness/reachable.sh" "$SRC" "$OBJ" "$RES" || true
+	ran reachable.sh "$TOP/harness/reachable.sh" "$SRC" "$OBJ" "$RES"
 else
 	record FAIL "build: $(basename "${PATCHES[-1]}")"
 fi
@@ -322,10 +334,11 @@ if [ -n "$booted" ]; then
 	for f in $created; do
 		case "$f" in lib/*.c | kernel/*.c | arch/*.c | arch/*/*.c) ;; *) continue ;; esac
 		o=${f%.c}.o
-		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 "$o" 2>&1) || true
-		if grep -Eq "(warning|error):" <<<"$out"; then
-			echo "$out" | grep -E "(warning|error):" | head -20 >&2
-			record FAIL "W=1 and sparse: $f"
+		mrc=0
+		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 "$o" 2>&1) || mrc=$?
+		if [ "$mrc" -ne 0 ] || grep -Eq "(warning|error):" <<<"$out"; then
+			echo "$out" | grep -E "(warning|error|Error|No rule):" | head -20 >&2
+			record FAIL "W=1 and sparse: $f" "make exit code $mrc"
 		else
 			record PASS "W=1 and sparse: $f"
 		fi
@@ -339,7 +352,7 @@ fi
 #    short stress run (`make stress` runs the long one) and a short
 #    kstats/BPF/hist comparison.  First, the fragment still says what
 #    Debian's kernel says.
-"$TOP/harness/distro.sh" "$RES" || true
+ran distro.sh "$TOP/harness/distro.sh" "$RES"
 if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	OBJD=$CHK/build-debug
 	mkdir -p "$OBJD"
@@ -442,7 +455,7 @@ fi
 
 # 13b. The lookup cache on the host CPU (quick sizes).
 if [ -d "$SRC/tools/testing/kprobe_cache" ]; then
-	"$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null || true
+	ran hostbench.sh "$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null
 fi
 
 log "check: waiting for the boots"

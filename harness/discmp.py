@@ -1,17 +1,33 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Compare two `objdump -d --no-show-raw-insn` listings function by
+"""Compare two `objdump -dr --no-show-raw-insn` listings function by
 function: every function of BEFORE must be in AFTER with the same
-instructions.  Addresses are dropped (a function added elsewhere in the
-object moves the others), and branch and call targets are compared by
-symbol and offset.  Prints the functions AFTER adds; exits 1 and prints
-the first difference when a function of BEFORE changed or is missing."""
+instructions and relocations.  Addresses are dropped (a function added
+elsewhere in the object moves the others), and branch and call targets
+are compared by symbol and offset.  In a relocatable object a call to
+another object's function reads "call <self+off>" and only its
+relocation names the callee, so relocations count: by symbol and
+addend, or, against a section symbol (.rodata+0x40), by section alone,
+since data or code added elsewhere moves such offsets.  Prints the
+functions AFTER adds; exits 1 and prints the first difference when a
+function of BEFORE changed or is missing."""
 import re
 import sys
 
 HEAD = re.compile(r'^[0-9a-f]+ <(.+)>:$')
 INSN = re.compile(r'^\s*[0-9a-f]+:\s*(.*)$')
 TARGET = re.compile(r'\b[0-9a-f]+ <')
+RELOC = re.compile(r'^(R_\S+)\s+(\S+?)([+-]0x[0-9a-f]+)?$')
+
+
+def insn(text):
+	"""An instruction or relocation line without what moves."""
+	text = text.strip()
+	m = RELOC.match(text)
+	if m:
+		kind, sym, addend = m.groups()
+		return kind + ' ' + sym + ('' if sym.startswith('.') else addend or '')
+	return TARGET.sub('<', text).strip()
 
 
 def functions(path):
@@ -26,7 +42,7 @@ def functions(path):
 				continue
 			m = INSN.match(line)
 			if name and m:
-				out[name].append(TARGET.sub('<', m.group(1)).strip())
+				out[name].append(insn(m.group(1)))
 	return out
 
 

@@ -233,6 +233,16 @@ def scan_console(res, lines):
 		last_hit = i
 
 
+def suite_of(case):
+	"""The suite a case name belongs to: kunit:SUITE.CASE, or
+	tap:NN-SCRIPT.sh[.CASE] for the guest script NN-SCRIPT.sh."""
+	m = re.match(r'kunit:([^.]*)', case)
+	if m:
+		return m.group(1)
+	m = re.match(r'tap:(?:[0-9]+-)?(.*?)\.sh(\.|$)', case)
+	return m.group(1) if m else None
+
+
 def main():
 	ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 	ap.add_argument('console_log')
@@ -266,6 +276,12 @@ def main():
 	for want in args.expect_suite:
 		if want not in suites:
 			res.add('FAIL', 'check:suite.' + want, 'expected suite missing')
+		elif not any(c['status'] == 'PASS' and suite_of(c['name']) == want
+			     for c in res.cases):
+			# A script that skips as a whole (rc 4, a module that did
+			# not load) must not pass for the suite it stands for.
+			res.add('FAIL', 'check:suite.' + want,
+				'expected suite passed nothing (skipped as a whole)')
 	if not done:
 		res.add('FAIL', 'check:done', '### DONE missing (timeout or crash)')
 

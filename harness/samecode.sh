@@ -29,7 +29,7 @@ disasm() {
 	make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" $objs >"$OBJ/build-$1.log" 2>&1 ||
 		{ tail -20 "$OBJ/build-$1.log" >&2; return 1; }
 	for o in $objs; do
-		objdump -d --no-show-raw-insn "$OBJ/$o" >"$OBJ/$1-$(basename "$o" .o).dis"
+		objdump -dr --no-show-raw-insn "$OBJ/$o" >"$OBJ/$1-$(basename "$o" .o).dis"
 	done
 }
 # same A B: every function of the listing A is in B, instruction for
