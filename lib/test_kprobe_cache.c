@@ -27,7 +27,9 @@
  *    at another address than its probe's;
  *  - after every step, one call of the target on the mutator's CPU runs
  *    the handler of each enabled probe at the site exactly once, and the
- *    handler of no other probe there.
+ *    handler of no other probe there;
+ *  - after every change of the fill set, a call of each fill function
+ *    runs no handler (the fill probes stay disabled).
  *
  * Everything happens in module init, which fails with -EINVAL when a check
  * failed or a kprobe call failed unexpectedly, so that modprobe fails.
@@ -153,8 +155,9 @@ TKC_DEFINE_TARGET(6)
 TKC_DEFINE_TARGET(7)
 
 /*
- * The fill functions: never called, only probed (disabled).  Their bodies
- * differ so that they are not merged.
+ * The fill functions: probed (disabled) and called after every change of
+ * the fill set, which must not run a handler.  Their bodies differ so
+ * that they are not merged.
  */
 #define TKC_FILL_FN(n)						\
 static noinline int tkc_fill_fn##n(int x)			\
@@ -353,6 +356,7 @@ static struct {
 	unsigned long fill_grows;
 	unsigned long fill_shrinks;
 	unsigned long fill_max;
+	unsigned long fill_calls;
 	unsigned long migrate_fails;
 	unsigned long checks;
 	unsigned long mismatches;
@@ -553,6 +557,7 @@ static int tkc_fill_pre(struct kprobe *kp, struct pt_regs *regs)
 static void tkc_refill(unsigned int n)
 {
 	unsigned int i, k = 0;
+	int (*fn)(int x);
 	int ret;
 
 	if (n > tkc_nr_fill) {
@@ -583,6 +588,16 @@ static void tkc_refill(unsigned int n)
 		tkc_nr_fill = n;
 		tkc_st.fill_shrinks++;
 	}
+
+	/*
+	 * Call what the disabled probes sit on, none of which may fire; the
+	 * pointers are read at run time, so that no call is optimized out.
+	 */
+	for (i = 0; i < tkc_nr_fill; i++) {
+		fn = READ_ONCE(tkc_fill_fns[i]);
+		fn(i);
+	}
+	tkc_st.fill_calls += tkc_nr_fill;
 }
 
 /* Unregister every registered slot of sites @first..@last at once. */
@@ -969,9 +984,9 @@ static void tkc_report(const struct kprobe_cache_stats *a,
 	pr_info("disables %lu enables %lu\n", tkc_st.disables, tkc_st.enables);
 	pr_info("unregistrations single %lu batched %lu in %lu batches, %u at the end\n",
 		tkc_st.unregs, tkc_st.batch_unregs, tkc_st.batches, left);
-	pr_info("fill set grown %lu shrunk %lu times, up to %lu probes, fill handler runs %ld\n",
+	pr_info("fill set grown %lu shrunk %lu times, up to %lu probes, %lu calls, fill handler runs %ld\n",
 		tkc_st.fill_grows, tkc_st.fill_shrinks, tkc_st.fill_max,
-		atomic_long_read(&tkc_fill_hits));
+		tkc_st.fill_calls, atomic_long_read(&tkc_fill_hits));
 	if (TKC_INDEX_API) {
 		struct kprobe_index_stats ix;
 
@@ -1083,7 +1098,7 @@ static int __init tkc_init(void)
 	}
 	if (tkc_error.err || atomic_long_read(&tkc_violations) ||
 	    atomic_long_read(&tkc_fill_hits) ||
-	    tkc_st.mismatches || !tkc_st.iterations) {
+	    tkc_st.mismatches || !tkc_st.iterations || !tkc_st.fill_calls) {
 		pr_err("FAIL\n");
 		return -EINVAL;
 	}

@@ -170,6 +170,13 @@ no_test_probes()
 	! grep -q kstats_test_ "$kplist" 2>/dev/null
 }
 
+# Probes whose target went away (a module unloaded under them), beyond
+# those of the state the script started from.
+gone_probes()
+{
+	echo $(($(grep -c '\[GONE\]' "$kplist") - $(echo "$kp0" | grep -c '\[GONE\]')))
+}
+
 ctl_empty()
 {
 	[ -z "$(cat "$ctl")" ]
@@ -463,14 +470,18 @@ fi
 # The target's module goes away under a kretprobe and a section.
 kwrite "trace fg start $e" "trace sg start $b end $z" >/dev/null
 if rmmod test_kstats_trace; then
+	# The kretprobe and the section's two kprobes stay registered, [GONE].
 	check "target module unloaded: nodes stay, probes gone" eval \
 		'listed "fg function start $e bits 3 maxactive $maxact missed 0" &&
-		 exists fg && exists sg'
+		 exists fg && exists sg && [ "$(gone_probes)" -eq 3 ]'
 	perr "target module unloaded: remove" "OK OK" "remove fg" "remove sg"
+	check "target module unloaded: remove unregistered the gone probes" \
+		clean_state
 	modprobe test_kstats_trace
 else
 	not_ok "target module unloaded: nodes stay, probes gone"
 	not_ok "target module unloaded: remove"
+	not_ok "target module unloaded: remove unregistered the gone probes"
 	kwrite "remove fg" "remove sg" >/dev/null
 fi
 check "target module unloaded: clean state, module back" eval \
@@ -541,6 +552,7 @@ check "trace and remove racing from both CPUs: consistent state" eval \
 	   grep -qv -e "^OK$" -e "^EEXIST$" -e "^ENOENT$"'
 check "racing: rc0 and rc1 never failed" eval \
 	'[ "$(grep -c . "$tmp/race0")" -eq 12 ] &&
+	 [ "$(grep -c . "$tmp/race1")" -eq 12 ] &&
 	 ! cut -d" " -f3,6 "$tmp/race0" "$tmp/race1" | grep -qv "^OK OK$"'
 
 # nmissed: one kretprobe instance for two threads sleeping in it at once;
