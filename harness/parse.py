@@ -28,6 +28,7 @@ END_RE = re.compile(r'^### END (\S+) rc=(-?\d+)$')
 KTAP_RE = re.compile(r'^### KTAP (\S+)$')
 ENDKTAP_RE = re.compile(r'^### ENDKTAP (\S+)$')
 DONE_RE = re.compile(r'^### DONE$')
+PLAN_RE = re.compile(r'^1\.\.(\d+)\b')
 TAP_RE = re.compile(r'^(not ok|ok)\s+(\d+)\b\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$')
 KSFT_SKIP = 4
 
@@ -177,9 +178,14 @@ def parse_script(res, script):
 	rc = script['rc']
 	seen = {}
 	tap = []
+	plan = None
 	for line in script['lines']:
 		if line.startswith('Bail out!'):
 			tap.append(('FAIL', name + '.bail_out', line))
+			continue
+		m = PLAN_RE.match(line)
+		if m and plan is None:
+			plan = int(m.group(1))
 			continue
 		m = TAP_RE.match(line)
 		if not m:
@@ -200,6 +206,11 @@ def parse_script(res, script):
 		tap.append((status, case, ''))
 	for status, case, detail in tap:
 		res.add(status, case, detail)
+	# A script that planned N cases must report N: fewer means it
+	# stopped early, more that its plan is stale.
+	if plan is not None and plan != len(tap) and rc is not None:
+		res.add('FAIL', name + '.plan', '1..%d planned, %d reported' %
+			(plan, len(tap)))
 	if rc is None:
 		res.add('FAIL', name, 'no END line (guest crashed or hung)')
 	elif not tap:

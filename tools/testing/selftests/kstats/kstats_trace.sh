@@ -40,7 +40,7 @@ bg_pids=
 loaded=
 
 # Number of TAP results this script prints, one per check below.
-PLAN=85
+PLAN=86
 
 . "$(dirname "$0")/../kselftest/ktap_helpers.sh"
 
