@@ -60,16 +60,26 @@ summary() {
 	[ "$f" -eq 0 ]
 }
 
-# ran NAME CMD...: run a script that records its own results; when it
-# exits non-zero without having recorded a FAIL (set -e stopped it at a
-# command that failed), record one, so that no check goes missing unseen.
+# ran NAME CMD...: run a script that records its own results (CMD's
+# argument "$RES" is its results file); when it exits non-zero without
+# having recorded a FAIL (set -e stopped it at a command that failed),
+# record one, so that no check goes missing unseen.  The script writes to
+# a file of its own, appended to RES when it ends: the background jobs
+# write to RES meanwhile, and their FAIL lines must not count as its own.
 ran() {
-	local name=$1 f0 rc=0
+	local name=$1 own a rc=0
+	local args=()
 	shift
-	f0=$(grep -c '^FAIL ' "$RES" || true)
-	"$@" || rc=$?
-	[ "$rc" -eq 0 ] || [ "$(grep -c '^FAIL ' "$RES" || true)" -gt "$f0" ] ||
+	own=$(mktemp "$CHK/ran.XXXXXX")
+	for a in "$@"; do
+		[ "$a" != "$RES" ] || a=$own
+		args+=("$a")
+	done
+	"${args[@]}" || rc=$?
+	cat "$own" >>"$RES"
+	[ "$rc" -eq 0 ] || grep -q '^FAIL ' "$own" ||
 		record FAIL "$name ran to its end" "exit code $rc"
+	rm -f "$own"
 }
 
 # kbuild OBJ LOGNAME [make args...]: build in OBJ from SRC, log to a file.
@@ -337,8 +347,9 @@ if [ -n "$booted" ]; then
 		mrc=0
 		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 "$o" 2>&1) || mrc=$?
 		if [ "$mrc" -ne 0 ] || grep -Eq "(warning|error):" <<<"$out"; then
-			echo "$out" | grep -E "(warning|error|Error|No rule):" | head -20 >&2
-			record FAIL "W=1 and sparse: $f" "make exit code $mrc"
+			echo "$out" | grep -E '(warning|error):|\*\*\*' | head -20 >&2
+			record FAIL "W=1 and sparse: $f" \
+				"$([ "$mrc" -eq 0 ] && echo "warnings" || echo "make exit code $mrc")"
 		else
 			record PASS "W=1 and sparse: $f"
 		fi

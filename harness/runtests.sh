@@ -167,6 +167,16 @@ if [ "$bench" = 1 ]; then
 		tail -5 "$BOOTDIR/bench.txt" >&2
 		rec FAIL "$LABEL: kprobe_bench report" "see $BOOTDIR/bench.txt"
 	fi
+	# The sweep's churn step (hot probes hit while the fill probes are
+	# unregistered, every call must hit) leaves itself out without a word
+	# when too few fill probes are set for its batches.
+	n=$(grep -c '^churn' "$BOOTDIR/bench/bench.tsv" 2>/dev/null || true)
+	if [ "${n:-0}" -gt 0 ]; then
+		rec PASS "$LABEL: kprobe_bench churn step ran ($n rows)"
+	else
+		rec FAIL "$LABEL: kprobe_bench churn step ran" \
+			"no churn row in $BOOTDIR/bench/bench.tsv"
+	fi
 fi
 if [ "$peers" = 1 ]; then
 	mkdir -p "$BOOTDIR/peers"

@@ -695,7 +695,9 @@ static int kpb_cmd_disarm(bool batch)
  * Calls every 16th function of the set: the probes that are armed, and
  * only those, fire (unless kprobes are switched off as a whole).  Arming
  * one at a time goes in the set's order, so "expect" counts the calls of
- * the first s->armed functions, whatever the probes' flags say.
+ * the first s->armed functions, whatever the probes' flags say.  (After a
+ * disarm that stopped half way, the armed ones are not the first: the
+ * selftest fires "enabled" only right after arming.)
  */
 static int kpb_cmd_fire(void)
 {

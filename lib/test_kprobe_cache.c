@@ -1098,7 +1098,8 @@ static int __init tkc_init(void)
 	}
 	if (tkc_error.err || atomic_long_read(&tkc_violations) ||
 	    atomic_long_read(&tkc_fill_hits) ||
-	    tkc_st.mismatches || !tkc_st.iterations || !tkc_st.fill_calls) {
+	    tkc_st.mismatches || !tkc_st.iterations ||
+	    (tkc_st.fill_grows && !tkc_st.fill_calls)) {
 		pr_err("FAIL\n");
 		return -EINVAL;
 	}
