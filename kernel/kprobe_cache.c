@@ -102,21 +102,41 @@
 /*
  * One CPU's state besides its sets: the sequence count of its writers, the
  * lookups it has left to make without the cache while its hot set
- * overflows it, the window that decides that, and its statistics; 64
+ * overflows it, its copy of the kprobe table's index word, the window that
+ * decides the bypass, and the statistics that only this CPU writes; 64
  * bytes, one cache line, which every lookup reads.  @bypass is signed:
  * nested lookups may decrement it past zero, which ends the bypass as well.
+ *
+ * @index is what the index word of kernel/kprobes.c was when the index was
+ * last replaced: kprobe_cache_index_moved() writes it on every CPU, after
+ * the word and before the old index is freed, and the lookups of this CPU
+ * that walk the index (a miss, a bypassed lookup) read it here rather than
+ * in the word's own cache line: a cold lookup that the cache cannot answer
+ * then reads this line and the index's slots, and nothing else of the
+ * table.  While it is being written a CPU's lookups may still use the old
+ * index, as they may when they read the word itself just before it moved;
+ * the writer holds kprobe_mutex, and changes no slot meanwhile.
  */
 struct kprobe_cache_cpu {
 	unsigned int seq;
 	int bypass;
+	unsigned long index;
 	struct kprobe_cache_window win;
-	struct kprobe_cache_stats stats;
+	unsigned long hits;
+	unsigned long misses;
+	unsigned long inserts;
+	unsigned long bypassed;
 };
 
 static_assert(sizeof(struct kprobe_cache_cpu) <= 64);
 
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache_cpu, kprobe_cache_cpu);
+/*
+ * Entries of a CPU's cache that other CPUs removed: written by those, so
+ * kept out of the line that the CPU's every lookup reads.
+ */
+static DEFINE_PER_CPU(unsigned long, kprobe_cache_invalidations);
 /*
  * The generation of each set, moved by every invalidation of an address
  * in the set, read by misses only.  64-bit (KPROBE_CACHE depends on
@@ -145,7 +165,7 @@ static DEFINE_MUTEX(kprobe_cache_switch_mutex);
 void kprobe_cache_invalidate(void *addr)
 {
 	unsigned int s = kprobe_cache_set_index(addr);
-	struct kprobe_cache_cpu *cc;
+	unsigned long *inv;
 	unsigned int n;
 	int cpu;
 
@@ -159,9 +179,8 @@ void kprobe_cache_invalidate(void *addr)
 	for_each_possible_cpu(cpu) {
 		n = kprobe_cache_remove(per_cpu_ptr(&kprobe_cache, cpu), addr);
 		if (n) {
-			cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
-			WRITE_ONCE(cc->stats.invalidations,
-				   READ_ONCE(cc->stats.invalidations) + n);
+			inv = per_cpu_ptr(&kprobe_cache_invalidations, cpu);
+			WRITE_ONCE(*inv, READ_ONCE(*inv) + n);
 		}
 	}
 }
@@ -185,6 +204,27 @@ static void kprobe_cache_invalidate_all(void)
 		kprobe_cache_flush(per_cpu_ptr(&kprobe_cache, cpu));
 }
 
+/**
+ * kprobe_cache_index_moved() - give every CPU the kprobe table's new index
+ * @index: the index word that was just published
+ *
+ * Called with kprobe_mutex held after each replacement of the index, before
+ * the old one is freed (after an RCU grace period) and before any slot of
+ * the new one changes.  A lookup that read the old word from a CPU's state
+ * runs with preemption or interrupts disabled, as one that read it from the
+ * kprobe table does: the grace period waits for it.
+ */
+void kprobe_cache_index_moved(unsigned long index)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		/* The new index's slots before the copy, as for the word. */
+		smp_store_release(&per_cpu_ptr(&kprobe_cache_cpu, cpu)->index,
+				  index);
+	}
+}
+
 /*
  * Caches @p for @addr, found by a walk of the table that began after the
  * generation of set @s read @gen.
@@ -202,8 +242,8 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 	this_cpu_inc(kprobe_cache_cpu.seq);
 	barrier();
 	replace = kprobe_cache_may_replace(&cc->win);
-	full = kprobe_cache_insert(c, addr, p, cc->stats.inserts, replace);
-	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->stats.hits), full))
+	full = kprobe_cache_insert(c, addr, p, cc->inserts, replace);
+	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->hits), full))
 		WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
 	/*
 	 * Nothing written: nothing can be stale.  Otherwise a change of the
@@ -212,7 +252,7 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 	 * orders the new entry before the second read of the generation.
 	 */
 	if (!full || replace) {
-		cc->stats.inserts++;
+		cc->inserts++;
 		smp_mb(); /* pairs with kprobe_cache_invalidate() */
 		if (atomic_long_read(&kprobe_cache_gen[s]) != gen)
 			kprobe_cache_remove(c, addr);
@@ -234,10 +274,10 @@ static noinline struct kprobe *kprobe_cache_miss(void *addr)
 	unsigned long gen;
 	struct kprobe *p;
 
-	this_cpu_inc(kprobe_cache_cpu.stats.misses);
+	this_cpu_inc(kprobe_cache_cpu.misses);
 	/* Before the walk: see kprobe_cache_fill(). */
 	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
-	p = get_kprobe(addr);
+	p = get_kprobe_from_index(__this_cpu_read(kprobe_cache_cpu.index), addr);
 	if (p)
 		kprobe_cache_fill(s, gen, addr, p);
 	return p;
@@ -271,8 +311,8 @@ struct kprobe *get_kprobe_cached(void *addr)
 	 */
 	if (likely(READ_ONCE(cc->bypass) > 0)) {
 		this_cpu_dec(kprobe_cache_cpu.bypass);
-		this_cpu_inc(kprobe_cache_cpu.stats.bypassed);
-		return get_kprobe(addr);
+		this_cpu_inc(kprobe_cache_cpu.bypassed);
+		return get_kprobe_from_index(READ_ONCE(cc->index), addr);
 	}
 	seq = READ_ONCE(cc->seq);
 	barrier();
@@ -280,7 +320,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 		p = kprobe_cache_probe(this_cpu_ptr(&kprobe_cache), addr);
 		barrier();
 		if (likely(p && READ_ONCE(cc->seq) == seq)) {
-			this_cpu_inc(kprobe_cache_cpu.stats.hits);
+			this_cpu_inc(kprobe_cache_cpu.hits);
 			return p;
 		}
 	}
@@ -288,6 +328,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 }
 
 NOKPROBE_SYMBOL(get_kprobe_cached);
+EXPORT_SYMBOL_IF_KUNIT(get_kprobe_cached);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
@@ -323,13 +364,13 @@ EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_fill_stale);
 VISIBLE_IF_KUNIT void kprobe_cache_read_cpu_stats(int cpu,
 						  struct kprobe_cache_stats *st)
 {
-	struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+	struct kprobe_cache_cpu *cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
 
-	st->hits = READ_ONCE(s->hits);
-	st->misses = READ_ONCE(s->misses);
-	st->inserts = READ_ONCE(s->inserts);
-	st->invalidations = READ_ONCE(s->invalidations);
-	st->bypassed = READ_ONCE(s->bypassed);
+	st->hits = READ_ONCE(cc->hits);
+	st->misses = READ_ONCE(cc->misses);
+	st->inserts = READ_ONCE(cc->inserts);
+	st->invalidations = READ_ONCE(*per_cpu_ptr(&kprobe_cache_invalidations, cpu));
+	st->bypassed = READ_ONCE(cc->bypassed);
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_read_cpu_stats);
 
@@ -365,7 +406,7 @@ static void kprobe_cache_window_reset(int cpu)
 
 	WRITE_ONCE(cc->win.misses, 0);
 	WRITE_ONCE(cc->win.full, 0);
-	WRITE_ONCE(cc->win.hits, READ_ONCE(cc->stats.hits));
+	WRITE_ONCE(cc->win.hits, READ_ONCE(cc->hits));
 	WRITE_ONCE(cc->win.thrashed, false);
 }
 
@@ -416,12 +457,12 @@ static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 		   static_key_enabled(&kprobe_cache_key), KPROBE_CACHE_SETS,
 		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache), gen);
 	for_each_possible_cpu(cpu) {
-		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+		struct kprobe_cache_stats st;
 
+		kprobe_cache_read_cpu_stats(cpu, &st);
 		seq_printf(m, "cpu%-4d hits %lu misses %lu inserts %lu invalidations %lu bypassed %lu\n",
-			   cpu, READ_ONCE(s->hits), READ_ONCE(s->misses),
-			   READ_ONCE(s->inserts), READ_ONCE(s->invalidations),
-			   READ_ONCE(s->bypassed));
+			   cpu, st.hits, st.misses, st.inserts, st.invalidations,
+			   st.bypassed);
 	}
 	kprobe_cache_read_stats(&sum);
 	seq_printf(m, "all     hits %lu misses %lu inserts %lu invalidations %lu bypassed %lu\n",
@@ -450,13 +491,13 @@ static ssize_t kprobe_cache_stats_write(struct file *file,
 	if (!sysfs_streq(buf, "reset"))
 		return -EINVAL;
 	for_each_possible_cpu(cpu) {
-		struct kprobe_cache_stats *s = per_cpu_ptr(&kprobe_cache_cpu.stats, cpu);
+		struct kprobe_cache_cpu *cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
 
-		WRITE_ONCE(s->hits, 0);
-		WRITE_ONCE(s->misses, 0);
-		WRITE_ONCE(s->inserts, 0);
-		WRITE_ONCE(s->invalidations, 0);
-		WRITE_ONCE(s->bypassed, 0);
+		WRITE_ONCE(cc->hits, 0);
+		WRITE_ONCE(cc->misses, 0);
+		WRITE_ONCE(cc->inserts, 0);
+		WRITE_ONCE(*per_cpu_ptr(&kprobe_cache_invalidations, cpu), 0);
+		WRITE_ONCE(cc->bypassed, 0);
 		/* The window counts hits from a hit count that went. */
 		kprobe_cache_window_reset(cpu);
 	}

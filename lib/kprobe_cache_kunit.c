@@ -579,6 +579,140 @@ static void kpc_test_overfull_set(struct kunit *test)
 	kpc_unregister_all(p, n);
 }
 
+struct kpc_moved {
+	struct kpc_probe *thrash;	/* probes in one cache set */
+	unsigned int nthrash;		/* three times its ways, or more */
+	struct kprobe *kp;		/* probes that only the new index holds */
+	struct kprobe **kps;		/* pointers to them */
+	unsigned int n;
+	unsigned int found;		/* of those, found by bypassed lookups */
+	bool bypassing;
+};
+
+/*
+ * On one CPU, in an interrupt: thrashes the cache set of m->thrash until
+ * the CPU bypasses its cache, then looks m->kp up, bypassed.
+ */
+static void kpc_moved_ipi(void *arg)
+{
+	struct kprobe_cache_stats before, after;
+	struct kpc_moved *m = arg;
+	struct kprobe *p;
+	unsigned int i;
+
+	m->found = 0;
+	m->bypassing = false;
+	kprobe_cache_read_cpu_stats(smp_processor_id(), &before);
+	for (i = 0; i < 4 * KPROBE_CACHE_WINDOW * m->nthrash; i++) {
+		get_kprobe_cached(m->thrash[i % m->nthrash].kp.addr);
+		kprobe_cache_read_cpu_stats(smp_processor_id(), &after);
+		if (after.bypassed != before.bypassed)
+			break;
+	}
+	/* The bypass has KPROBE_CACHE_BYPASS - 1 lookups left. */
+	if (after.bypassed == before.bypassed ||
+	    m->n >= KPROBE_CACHE_BYPASS - 1)
+		return;
+	for (i = 0; i < m->n; i++) {
+		p = get_kprobe_cached(m->kp[i].addr);
+		m->found += p && p->addr == m->kp[i].addr;
+	}
+	kprobe_cache_read_cpu_stats(smp_processor_id(), &before);
+	m->bypassing = before.bypassed - after.bypassed == m->n;
+}
+
+/* Every online CPU's bypassed lookups find every probe of @m. */
+static void kpc_moved_check(struct kunit *test, struct kpc_moved *m)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, 0, smp_call_function_single(cpu, kpc_moved_ipi,
+								  m, 1));
+		KUNIT_EXPECT_TRUE_MSG(test, m->bypassing, "cpu%d", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, m->found, m->n, "cpu%d", cpu);
+	}
+}
+
+/*
+ * A CPU that bypasses its cache, and its misses, look probes up in its own
+ * copy of the kprobe table's index word.  Every replacement of the index,
+ * larger or smaller, must reach every CPU's copy: a probe registered after
+ * it is only in the new index, and the old one is freed.  As many disabled
+ * probes as the index has slots make it grow; once they are gone, and a
+ * few of the thrashing probes, it shrinks, and one more probe is only in
+ * the small index.
+ */
+static void kpc_test_index_moved(struct kunit *test)
+{
+	struct kprobe_index_stats st, st2;
+	struct kpc_moved m = {};
+	unsigned int i, k, s;
+	u8 *base, *addr;
+	int ret;
+
+	m.thrash = kpc_register_one_set(test, KPC_THRASH);
+	m.nthrash = KPC_THRASH;
+	s = kprobe_cache_set_index(m.thrash[0].kp.addr);
+	kprobe_index_read_stats(&st);
+	m.n = st.slots;
+	if (m.n > KPC_NOPS / 2) {
+		kpc_unregister_all(m.thrash, m.nthrash);
+		kunit_skip(test, "the index has %u slots already", st.slots);
+	}
+	m.kp = kunit_kcalloc(test, m.n, sizeof(*m.kp), GFP_KERNEL);
+	m.kps = kunit_kcalloc(test, m.n, sizeof(*m.kps), GFP_KERNEL);
+	if (!m.kp || !m.kps) {
+		kpc_unregister_all(m.thrash, m.nthrash);
+		KUNIT_FAIL_AND_ABORT(test, "out of memory");
+	}
+	/*
+	 * Past the entry, as in kpc_register_one_set(), and not in its set.
+	 * The lookups return an aggregator where the optimizer made one:
+	 * they are checked for the address only.
+	 */
+	base = (u8 *)kpc_nops_call + 16;
+	for (i = 0, k = 0; k < m.n; i++) {
+		if (kprobe_cache_set_index(base + i) == s)
+			continue;
+		m.kp[k].addr = (kprobe_opcode_t *)(base + i);
+		m.kp[k].flags = KPROBE_FLAG_DISABLED;
+		m.kps[k] = &m.kp[k];
+		k++;
+	}
+	kprobe_index_read_stats(&st);
+	ret = register_kprobes(m.kps, m.n);
+	if (ret) {
+		kpc_unregister_all(m.thrash, m.nthrash);
+		KUNIT_FAIL_AND_ABORT(test, "registering %u probes: %d", m.n, ret);
+	}
+	kprobe_index_read_stats(&st2);
+	KUNIT_EXPECT_GT(test, st2.slots, st.slots);
+	/* The old index is freed after this. */
+	synchronize_rcu();
+	kpc_moved_check(test, &m);
+
+	/* Three times as many in the set as it has ways still thrash it. */
+	unregister_kprobes(m.kps, m.n);
+	while (m.nthrash > 3 * KPROBE_CACHE_WAYS)
+		unregister_kprobe(&m.thrash[--m.nthrash].kp);
+	kprobe_index_read_stats(&st);
+	KUNIT_EXPECT_LT_MSG(test, st.slots, st2.slots, "%u probes", st.probes);
+	addr = (u8 *)m.kp[0].addr;
+	memset(&m.kp[0], 0, sizeof(m.kp[0]));
+	m.kp[0].addr = (kprobe_opcode_t *)addr;
+	m.kp[0].flags = KPROBE_FLAG_DISABLED;
+	m.n = 1;
+	ret = register_kprobe(&m.kp[0]);
+	if (!ret) {
+		synchronize_rcu();
+		kpc_moved_check(test, &m);
+		unregister_kprobe(&m.kp[0]);
+	}
+	kpc_unregister_all(m.thrash, m.nthrash);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+}
+
 /* A window of misses that find their set full, after @more hits. */
 static unsigned int kpc_window(struct kprobe_cache_window *w,
 			       unsigned long *hits, unsigned long more)
@@ -670,6 +804,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE(kpc_test_thrash),
 	KUNIT_CASE(kpc_test_overfull_set),
 	KUNIT_CASE(kpc_test_window),
+	KUNIT_CASE(kpc_test_index_moved),
 	KUNIT_CASE(kpc_test_hash_spread),
 	{}
 };

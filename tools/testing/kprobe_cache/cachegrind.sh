@@ -3,18 +3,25 @@
 #
 # Data read misses per cold lookup in cachegrind's cache simulation, of
 # walk_lookup() (the chain walk), index_lookup() (get_kprobe() with the
-# index) and cached_lookup() with cached_miss() (the kprobe cache, its
-# miss path with the index and the insertion), with
+# index) and cached_lookup() with cached_miss() and index_lookup_from()
+# (the kprobe cache, its miss path with the index and the insertion, and
+# its bypass), with
 # H=16 hot probes among N=1000, 10000 and 40000, and H=4096 among 40000
 # (more than the cache holds).  Only the misses that cg_annotate
 # attributes to those functions (and to the code inlined into them) count;
 # table building, cache warming and the cache flushing between lookups
 # are other functions.
 #
+# Then the cache in the steady state of H=4096 among N=40000, a hot set it
+# cannot hold: from the start of a bypass, STEADY lookups (about one cycle
+# of a bypass and the window of cache misses after it; quick: COUNT, all
+# of them bypassed).
+#
 # Arguments: none for the full table, or quick for N=1000 and 40000 only.
 #
 # Environment:
 #   COUNT	lookups per run (default 200, quick 100)
+#   STEADY	lookups of the steady-state run (default 4400, quick COUNT)
 #   CG_LL	cachegrind's --LL=size,assoc,line (default: the host's last
 #		level cache as sysfs reports it; cachegrind's own guess can be
 #		far off in a VM)
@@ -29,9 +36,11 @@ cd "$(dirname "$0")"
 bench=./kprobe_cache_bench
 points="1000:16 10000:16 40000:16 40000:4096"
 count=${COUNT:-200}
+steady=${STEADY:-4400}
 if [ "$1" = quick ]; then
 	points="1000:16 40000:16 40000:4096"
 	count=${COUNT:-100}
+	steady=${STEADY:-$count}
 elif [ -n "$1" ]; then
 	echo "Usage: $prog [quick]" >&2
 	exit 2
@@ -76,19 +85,34 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # D1 and LL read misses per lookup of walk_lookup, index_lookup,
-# cached_lookup and cached_miss (a run calls one of the first two, or the
-# third and, on a cache miss, cached_miss and index_lookup)
+# cached_lookup, cached_miss and index_lookup_from (a run calls one of the
+# first two, or the third and, on a cache miss, cached_miss and
+# index_lookup_from, when bypassing index_lookup_from)
 misses() {
 	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
 		--auto=no "$1" |
-	awk -v count="$count" '
-		$NF ~ /:(walk_lookup|index_lookup|cached_lookup|cached_miss)(\.[0-9A-Za-z_.]+)?$/ {
+	awk -v count="$count" \
+	    -v fns='walk_lookup|index_lookup|index_lookup_from|cached_lookup|cached_miss' '
+		$NF ~ (":(" fns ")(\\.[0-9A-Za-z_.]+)?$") {
 			gsub(",", "", $1)
 			gsub(",", "", $2)
 			d1 += $1
 			ll += $2
 		}
 		END { printf "%.2f %.2f", d1 / count, ll / count }'
+}
+
+# run VARIANT N H COUNT OUT: one cachegrind run of the benchmark
+run() {
+	if ! $TASKSET valgrind --tool=cachegrind --cache-sim=yes \
+		--LL="$CG_LL" --cachegrind-out-file="$5" \
+		"$bench" ${STRIDE:+--stride "$STRIDE"} \
+		--cachegrind "$1" "$2" "$3" "$4" "$evict_kib" \
+		>"$5.log" 2>&1; then
+		cat "$5.log" >&2
+		exit 1
+	fi
+	grep '^cachegrind:' "$5.log"
 }
 
 rows=
@@ -98,15 +122,7 @@ for pt in $points; do
 	row="$n $hot"
 	for v in walk index cache; do
 		out=$tmp/$v.$n.$hot
-		if ! $TASKSET valgrind --tool=cachegrind --cache-sim=yes \
-			--LL="$CG_LL" --cachegrind-out-file="$out" \
-			"$bench" ${STRIDE:+--stride "$STRIDE"} \
-			--cachegrind $v "$n" "$hot" "$count" "$evict_kib" \
-			>"$out.log" 2>&1; then
-			cat "$out.log" >&2
-			exit 1
-		fi
-		grep '^cachegrind:' "$out.log"
+		run $v "$n" "$hot" "$count" "$out"
 		row="$row $(misses "$out")"
 	done
 	rows="$rows$row
@@ -123,3 +139,10 @@ printf '%s' "$rows" | while read -r n h wd1 wll xd1 xll cd1 cll; do
 	printf '%6s %5s %8s %8s %9s %9s %9s %9s\n' "$n" "$h" "$wd1" "$wll" \
 		"$xd1" "$xll" "$cd1" "$cll"
 done
+
+# The steady state of a hot set that overflows the cache.
+out=$tmp/steady
+run steady 40000 4096 "$steady" "$out" >/dev/null
+mix=$(grep -o 'cache_hits=.*' "$out.log" | sed 's/cache_//g')
+count=$steady
+echo "steady: N=40000 H=4096 lookups=$steady $mix D1_LL=$(misses "$out" | tr ' ' /)"

@@ -65,7 +65,7 @@
  *   make quick      small sizes and cachegrind.sh quick (under a minute)
  *
  *   ./kprobe_cache_bench [--quick] [--n LIST] [--h LIST] [--stride S]
- *   ./kprobe_cache_bench [--stride S] --cachegrind walk|index|cache N H COUNT [EVICT_KIB]
+ *   ./kprobe_cache_bench [--stride S] --cachegrind walk|index|cache|steady N H COUNT [EVICT_KIB]
  *
  * --n and --h replace the sizes and hot set sizes with comma-separated
  * lists (at most 16 numbers each; pairs with H > N are skipped), e.g.
@@ -74,11 +74,14 @@
  * of at random.
  *
  * The second form is for cachegrind.sh: it builds the table, warms the
- * cache (cache variant), then does COUNT lookups of the hot set, each
+ * cache (cache variant; steady: the cache variant run through its bypass
+ * decisions until a bypass begins, the cycle of a hot set that overflows
+ * the cache, or for 20,000 lookups), then does COUNT lookups of the hot set, each
  * after reading EVICT_KIB KiB (default: the cold-flush size above), which
  * must exceed the simulated last level cache.  cachegrind.sh attributes
- * the data read misses of walk_lookup(), index_lookup(), cached_lookup()
- * and cached_miss() (and of what was inlined into them) to the lookups.
+ * the data read misses of walk_lookup(), index_lookup(), cached_lookup(),
+ * cached_miss() and index_lookup_from() (and of what was inlined into
+ * them) to the lookups.
  * Pin the benchmark to one CPU (the Makefile uses taskset when it is
  * available) for stable numbers.
  */
@@ -157,13 +160,18 @@ static struct kprobe **registered;	/* registration order */
 static struct kprobe_cache kcache;
 /*
  * The per-CPU state next to the cache, as struct kprobe_cache_cpu in
- * kernel/kprobe_cache.c: one cache line, read on every lookup.
+ * kernel/kprobe_cache.c: one cache line, read on every lookup, with the
+ * CPU's copy of the index word that its misses and bypassed lookups use.
  */
 static struct {
 	unsigned int seq;
 	int bypass;
+	unsigned long index;
 	struct kprobe_cache_window win;
-	struct kprobe_cache_stats stats;
+	unsigned long hits;
+	unsigned long misses;
+	unsigned long inserts;
+	unsigned long bypassed;
 } kcpu __aligned(64);
 /* The generation of each set, as kprobe_cache_gen[] (read by misses). */
 static unsigned long kgen[KPROBE_CACHE_SETS] __aligned(64);
@@ -195,10 +203,10 @@ static noinline struct kprobe *walk_lookup(void *addr)
 	return NULL;
 }
 
-/* The lookup, as get_kprobe() in kernel/kprobes.c. */
-static noinline struct kprobe *index_lookup(void *addr)
+/* The lookup in the index @index, as kprobe_index_lookup(). */
+static __always_inline struct kprobe *index_walk(unsigned long index,
+						 void *addr)
 {
-	unsigned long index = READ_ONCE(kprobe_index);
 	unsigned int bits = index & KPROBE_INDEX_BITS_MASK;
 	struct kprobe_index_slot *slot;
 	unsigned int i, n, mask;
@@ -223,6 +231,19 @@ static noinline struct kprobe *index_lookup(void *addr)
 	return NULL;
 }
 
+/* The lookup, as get_kprobe() in kernel/kprobes.c. */
+static noinline struct kprobe *index_lookup(void *addr)
+{
+	return index_walk(READ_ONCE(kprobe_index), addr);
+}
+
+/* The cache's lookup in the index, as get_kprobe_from_index(). */
+static noinline struct kprobe *index_lookup_from(unsigned long index,
+						 void *addr)
+{
+	return index_walk(index, addr);
+}
+
 /*
  * The miss path of get_kprobe_cached(), out of line as in the kernel: the
  * generation of the set, the index, the insertion (if the set has room,
@@ -236,19 +257,19 @@ static noinline struct kprobe *cached_miss(void *addr)
 	struct kprobe *p;
 	bool full, replace;
 
-	kcpu.stats.misses++;
+	kcpu.misses++;
 	gen = READ_ONCE(kgen[s]);
-	p = index_lookup(addr);
+	p = index_lookup_from(kcpu.index, addr);
 	if (p) {
 		/* kprobe_cache_fill(): round robin on the insert count */
 		kcpu.seq++;
 		replace = kprobe_cache_may_replace(&kcpu.win);
-		full = kprobe_cache_insert(&kcache, addr, p, kcpu.stats.inserts,
+		full = kprobe_cache_insert(&kcache, addr, p, kcpu.inserts,
 					   replace);
-		if (kprobe_cache_window_end(&kcpu.win, kcpu.stats.hits, full))
+		if (kprobe_cache_window_end(&kcpu.win, kcpu.hits, full))
 			kcpu.bypass = KPROBE_CACHE_BYPASS;
 		if (!full || replace) {
-			kcpu.stats.inserts++;
+			kcpu.inserts++;
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 			if (READ_ONCE(kgen[s]) != gen)
 				kprobe_cache_remove(&kcache, addr);
@@ -271,14 +292,14 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	/* The bypass on the straight-line path, as in the kernel. */
 	if (likely(kcpu.bypass > 0)) {
 		kcpu.bypass--;
-		kcpu.stats.bypassed++;
-		return index_lookup(addr);
+		kcpu.bypassed++;
+		return index_lookup_from(READ_ONCE(kcpu.index), addr);
 	}
 	seq = READ_ONCE(kcpu.seq);
 	if (likely(!(seq & 1))) {
 		p = kprobe_cache_probe(&kcache, addr);
 		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
-			kcpu.stats.hits++;
+			kcpu.hits++;
 			return p;
 		}
 	}
@@ -358,6 +379,7 @@ static void free_index(void)
 {
 	free((void *)(kprobe_index & ~KPROBE_INDEX_BITS_MASK));
 	kprobe_index = 0;
+	kcpu.index = 0;
 	index_used = 0;
 	index_filled = 0;
 }
@@ -401,6 +423,7 @@ static void index_resize(unsigned int nr)
 	for (i = 0; i < nr - 1; i++)
 		index_put(index, registered[i]);
 	kprobe_index = index;
+	kcpu.index = index;		/* kprobe_cache_index_moved() */
 }
 
 /* kprobe_table_add(): the index part, @p being the @nr-th kprobe. */
@@ -524,7 +547,7 @@ static noinline void warm_cache(unsigned int h)
 
 	for (i = 0; i < h; i++)
 		kprobe_cache_insert(&kcache, hot[i], hot_kp[i],
-				    kcpu.stats.inserts++, true);
+				    kcpu.inserts++, true);
 }
 
 /* Flush the CPU caches (or cachegrind's) by reading a big buffer. */
@@ -783,7 +806,7 @@ static void print_usage(void)
 {
 	fprintf(stderr, "Usage: %s [--quick] [--n LIST] [--h LIST] [--stride S]\n",
 		prog_name);
-	fprintf(stderr, "       %s [--stride S] --cachegrind walk|index|cache",
+	fprintf(stderr, "       %s [--stride S] --cachegrind walk|index|cache|steady",
 		prog_name);
 	fprintf(stderr, " N H COUNT [EVICT_KIB]\n");
 	fprintf(stderr, "LIST: up to %d comma-separated numbers > 0; S: bytes > 0\n",
@@ -814,7 +837,8 @@ static unsigned int parse_list(const char *s, unsigned int *v)
 static int cachegrind_mode(int argc, char **argv)
 {
 	unsigned long n, h, count, i;
-	unsigned long sum = 0, bad = 0;
+	unsigned long sum = 0, bad = 0, hits, misses, bypassed;
+	bool steady = false;
 	enum variant v;
 
 	if (argc < 5 || argc > 6)
@@ -822,6 +846,10 @@ static int cachegrind_mode(int argc, char **argv)
 	for (v = WALK; v <= CACHE; v++)
 		if (!strcmp(argv[1], variant_name[v]))
 			break;
+	if (v > CACHE && !strcmp(argv[1], "steady")) {
+		v = CACHE;
+		steady = true;
+	}
 	if (v > CACHE)
 		print_usage();
 	n = parse_ulong(argv[2]);
@@ -837,6 +865,21 @@ static int cachegrind_mode(int argc, char **argv)
 	build_table(n, h, DEFAULT_SEED);
 	if (v == CACHE)
 		warm_cache(h);
+	/*
+	 * Warm, through the bypass decisions: stop where a bypass begins.
+	 * The generations first, whose first reads would count as misses
+	 * of the lookups.
+	 */
+	for (i = 0; steady && i < KPROBE_CACHE_SETS; i++)
+		sum += READ_ONCE(kgen[i]);
+	for (i = 0; steady && i < 20000; i++) {
+		sum += (unsigned long)cached_lookup(hot[i % h]);
+		if (kcpu.bypass == KPROBE_CACHE_BYPASS)
+			break;
+	}
+	hits = kcpu.hits;
+	misses = kcpu.misses;
+	bypassed = kcpu.bypassed;
 	for (i = 0; i < count; i++) {
 		struct kprobe *p;
 
@@ -848,8 +891,9 @@ static int cachegrind_mode(int argc, char **argv)
 	WRITE_ONCE(sink, sink + sum);
 	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu stride=%lu ",
 	       argv[1], n, h, count, text_stride);
-	printf("evict=%zu KiB wrong=%lu cache_misses=%lu\n",
-	       evict_bytes >> 10, bad, kcpu.stats.misses);
+	printf("evict=%zu KiB wrong=%lu cache_hits=%lu cache_misses=%lu bypassed=%lu\n",
+	       evict_bytes >> 10, bad, kcpu.hits - hits, kcpu.misses - misses,
+	       kcpu.bypassed - bypassed);
 	free_table();
 	return bad ? 1 : 0;
 }
@@ -944,10 +988,13 @@ int main(int argc, char **argv)
 			xc = measure_cold(INDEX, h, samples, overhead);
 			cc = measure_cold(CACHE, h, samples, overhead);
 			/* Hit rate of a separate pass, counted exactly. */
-			memset(&kcpu.stats, 0, sizeof(kcpu.stats));
+			kcpu.hits = 0;
+			kcpu.misses = 0;
+			kcpu.inserts = 0;
+			kcpu.bypassed = 0;
 			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
-			hit = 100.0 * kcpu.stats.hits / lookups;
-			byp = 100.0 * kcpu.stats.bypassed / lookups;
+			hit = 100.0 * kcpu.hits / lookups;
+			byp = 100.0 * kcpu.bypassed / lookups;
 			printf("%6u %5u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f",
 			       n, h, wh, xh, ch, wc, xc, cc);
 			printf(" %7.2f %8.2f %12.2f %12.2f\n", hit, byp, xl, cl);
