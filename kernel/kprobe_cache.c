@@ -50,11 +50,17 @@
  *
  * A resize of the table's index moves no address to another kprobe: a
  * cached entry stays the kprobe get_kprobe() returns, and nothing is
- * invalidated.
+ * invalidated.  A miss walks the index through its CPU's copy of the
+ * index word (see struct kprobe_cache_cpu), which every resize writes
+ * before any slot of the new index changes, so before the fully ordered
+ * increment of any later table change: a miss whose first read of the
+ * generation sees that increment also sees the copy that points to the
+ * index the change was made in.
  *
  * A CPU whose hot set overflows its cache (KPROBE_CACHE_WINDOW in
- * include/linux/kprobe_cache.h) calls get_kprobe() directly for its next
- * lookups: it neither reads nor writes its sets meanwhile, and the
+ * include/linux/kprobe_cache.h) looks its next lookups up in the index
+ * directly, as get_kprobe() does (through the CPU's copy of the index
+ * word): it neither reads nor writes its sets meanwhile, and the
  * invalidations that happen meanwhile still sweep them, so when it comes
  * back to them they hold nothing stale.  Whether a lookup bypasses the
  * cache only decides where the answer comes from, never what it is.
@@ -277,7 +283,7 @@ static noinline struct kprobe *kprobe_cache_miss(void *addr)
 	this_cpu_inc(kprobe_cache_cpu.misses);
 	/* Before the walk: see kprobe_cache_fill(). */
 	gen = atomic_long_read_acquire(&kprobe_cache_gen[s]);
-	p = get_kprobe_from_index(__this_cpu_read(kprobe_cache_cpu.index), addr);
+	p = get_kprobe_from_index(this_cpu_read(kprobe_cache_cpu.index), addr);
 	if (p)
 		kprobe_cache_fill(s, gen, addr, p);
 	return p;

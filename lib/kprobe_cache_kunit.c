@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kprobe_cache.h>
@@ -626,12 +627,14 @@ static void kpc_moved_check(struct kunit *test, struct kpc_moved *m)
 {
 	int cpu;
 
+	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		KUNIT_EXPECT_EQ(test, 0, smp_call_function_single(cpu, kpc_moved_ipi,
 								  m, 1));
 		KUNIT_EXPECT_TRUE_MSG(test, m->bypassing, "cpu%d", cpu);
 		KUNIT_EXPECT_EQ_MSG(test, m->found, m->n, "cpu%d", cpu);
 	}
+	cpus_read_unlock();
 }
 
 /*
@@ -688,7 +691,7 @@ static void kpc_test_index_moved(struct kunit *test)
 	}
 	kprobe_index_read_stats(&st2);
 	KUNIT_EXPECT_GT(test, st2.slots, st.slots);
-	/* The old index is freed after this. */
+	/* No lookup that could still use the old index runs after this. */
 	synchronize_rcu();
 	kpc_moved_check(test, &m);
 
@@ -697,7 +700,17 @@ static void kpc_test_index_moved(struct kunit *test)
 	while (m.nthrash > 3 * KPROBE_CACHE_WAYS)
 		unregister_kprobe(&m.thrash[--m.nthrash].kp);
 	kprobe_index_read_stats(&st);
-	KUNIT_EXPECT_LT_MSG(test, st.slots, st2.slots, "%u probes", st.probes);
+	/*
+	 * It shrinks below an eighth used: other probes may keep it large
+	 * (the growth above is checked all the same).
+	 */
+	if (st.probes * 8 >= st2.slots) {
+		kpc_unregister_all(m.thrash, m.nthrash);
+		kunit_info(test, "%u probes left in %u slots: no shrinking checked\n",
+			   st.probes, st2.slots);
+		return;
+	}
+	KUNIT_EXPECT_LT(test, st.slots, st2.slots);
 	addr = (u8 *)m.kp[0].addr;
 	memset(&m.kp[0], 0, sizeof(m.kp[0]));
 	m.kp[0].addr = (kprobe_opcode_t *)addr;
