@@ -365,6 +365,14 @@ if [ -n "$last_n" ] && [ "$npaths" -gt 0 ] && [ "$CHURN_BATCH" -gt 0 ] &&
 		done
 	done
 	progress "churn: $last_n fill probes unregistered under load"
+elif [ "$CHURN_BATCH" -le 0 ]; then
+	diag "churn: skipped (KPB_CHURN_BATCH=$CHURN_BATCH)"
+elif [ "$npaths" -eq 0 ]; then
+	diag "churn: skipped (neither the ftrace nor the int3 path is armed)"
+else
+	diag "churn: skipped (the largest N, ${last_n:-none}, is below" \
+		"$((npaths * nstates * CHURN_BATCH)): one batch of $CHURN_BATCH" \
+		"per path and cache state)"
 fi
 
 # The big hot sets, at the largest N (or KPB_BIG_N): arming thousands of
