@@ -122,6 +122,19 @@ fi
 
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$BOOTDIR/initramfs.cpio" "$BOOTDIR/extra"
 [ -z "${KSERIES_STAGED:-}" ] || : >"$KSERIES_STAGED"
+# A KASAN kernel that can run with 5-level paging boots with no5lvl on a
+# CPU model that has LA57 (QEMU's "max"): while identify_cpu() re-reads the
+# boot CPU's capabilities, X86_FEATURE_LA57 is clear, KASAN's bounds are
+# computed for 4-level paging, and an interrupt taken in that window reads
+# "BUG: KASAN: wild-memory-access in do_raw_spin_lock" from
+# handle_edge_irq() at the first microseconds of the boot, before any
+# code of the series runs (seen once in 2026-11-27's checks; reported
+# upstream in June 2026: "kasan: Fix false-positive wild-memory-access on
+# x86 under 5-level paging").  Most hardware has no LA57 and runs 4-level.
+if [ -n "${QEMU_CPU:-}" ] && grep -q '^CONFIG_KASAN=y' "$CONFIG" &&
+	grep -q '^CONFIG_X86_5LEVEL=y' "$CONFIG"; then
+	export KSERIES_APPEND="${KSERIES_APPEND:-} no5lvl"
+fi
 rc=0
 "$TOP/harness/boot.sh" "$BOOTDIR/bzImage" "$BOOTDIR/initramfs.cpio" \
 	"$BOOTDIR" "$BOOT_TIMEOUT" || rc=$?
