@@ -120,11 +120,13 @@ bg_wait() {
 	bg_status=$(cat "$(bg_rc "$1")" 2>/dev/null || echo 255)
 }
 
-# bg_done NAME PID WHAT: wait for a background job that records its own
-# results; one that ended without them is a failed check.
+# bg_done NAME PID WHAT [PREFIX]: wait for a background job that records
+# its own results; one that failed without recording a FAIL (one that
+# starts with PREFIX, when given) is a failed check of its own.
 bg_done() {
 	bg_wait "$1" "$2"
-	[ "$bg_status" = 0 ] || record FAIL "$3 ran to its end" "exit code $bg_status"
+	[ "$bg_status" = 0 ] || { [ -n "${4:-}" ] && grep -q "^FAIL $4" "$RES"; } ||
+		record FAIL "$3 ran to its end" "exit code $bg_status"
 }
 
 # wait_boots: wait for the boots running in the background; a boot script
@@ -291,7 +293,6 @@ if [ "$BASE" = 6.12 ]; then
 	vanilla_pid=$!
 fi
 
-
 # Order: the kernels that boot are built first, so that each boot (one
 # host core under TCG) runs while the other checks build on the rest:
 # the last patch as the plain guest boots it, then the debug kernel, then
@@ -320,10 +321,10 @@ boot_bg() {
 }
 
 # The kernels that are built and never booted (the build matrix below the
-# booted one, every earlier patch) and the W=1 objects generate 24,576 probe sites for the
-# kprobe_bench module instead of 64,512 (a kbuild command overridden on
-# make's command line; the module keeps room for 4,096 probes beside its
-# hot sets).  The sites are one macro: the count changes nothing that
+# booted one, every earlier patch) and the W=1 objects generate 24,576
+# probe sites for the kprobe_bench module instead of 64,512 (a kbuild
+# command overridden on make's command line; the module keeps room for
+# 4,096 probes beside its hot sets).  The sites are one macro: the count changes nothing that
 # compiles, only how long GCC takes (39 s on this host for 64,512, 16 s
 # for 24,576), and the module is rebuilt in 12 of the 32 earlier patches.
 FEW_SITES=("cmd_kpb_sites=\$(AWK) 'BEGIN { for (i = 0; i < 24576; i++) printf \"KPB_SITE(%d)\\n\", i }' > \$@")
@@ -509,11 +510,7 @@ git checkout -q --detach "$HEAD_COMMIT"
 
 # 13. i386 (12a): it records its own results; one that ended without
 #     them is a failed check.
-if [ -n "$i386_pid" ]; then
-	bg_wait i386 "$i386_pid"
-	[ "$bg_status" = 0 ] || grep -q '^FAIL i386:' "$RES" ||
-		record FAIL "i386: i386.sh ran to its end" "exit code $bg_status"
-fi
+[ -z "$i386_pid" ] || bg_done i386 "$i386_pid" "i386: i386.sh" "i386:"
 
 # 13b. The lookup cache on the host CPU (12b): its results, and a failed
 #      check if it ended without its own.
@@ -530,11 +527,7 @@ fi
 bg_done checkpatch "$checkpatch_pid" checkpatch
 log "check: waiting for the boots"
 wait_boots
-if [ -n "$samecode_pid" ]; then
-	bg_wait samecode "$samecode_pid"
-	[ "$bg_status" = 0 ] ||
-		grep -q '^FAIL KPROBE_CACHE=n:' "$RES" ||
-		record FAIL "KPROBE_CACHE=n: samecode.sh ran to its end"
-fi
+[ -z "$samecode_pid" ] ||
+	bg_done samecode "$samecode_pid" "KPROBE_CACHE=n: samecode.sh" "KPROBE_CACHE=n:"
 
 summary

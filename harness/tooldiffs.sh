@@ -39,10 +39,7 @@ for v in "$@"; do
 	names+=("$n")
 	mkdir "$tmp/$n"
 	cp "$linux"/tools/testing/kprobe_cache/* "$tmp/$n/"
-	if [ "$v" != "$n" ]; then
-		diff=$(cd "$(dirname "${v#*=}")" && pwd)/$(basename "${v#*=}")
-		patch -s -p4 -d "$tmp/$n" <"$diff"
-	fi
+	[ "$v" = "$n" ] || patch -s -p4 -d "$tmp/$n" <"${v#*=}"
 	sed -i 's|#include "../../../include/linux/kprobe_cache.h"|#include <linux/kprobe_cache.h>|' \
 		"$tmp/$n/kprobe_cache_bench.c"
 	make -s -C "$tmp/$n" TOOLS_INCLUDE="$linux/tools/include" \
