@@ -22,7 +22,8 @@ OBJ32=$CHK/build-i386
 SCOPE=${CHECK_SCOPE:-full}
 RES=${CHECK_RES:-$CHK/results.txt}
 [ "$SCOPE" = full ] || export RPFX="$RELEASE: "
-FRAG=$TOP/harness/configs/qemu.config
+# qemu.config, and check.config: a smaller kprobe_bench module (see there).
+FRAGS=("$TOP/harness/configs/qemu.config" "$TOP/harness/configs/check.config")
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 mkdir -p "$CHK"
 [ -n "${CHECK_RES:-}" ] || : >"$RES"
@@ -320,26 +321,16 @@ boot_bg() {
 	[ -e "$staged" ] || log "$label: runtests.sh stopped before the boot"
 }
 
-# The kernels that are built and never booted (the build matrix below the
-# booted one, every earlier patch) and the W=1 objects generate 24,576
-# probe sites for the kprobe_bench module instead of 64,512 (a kbuild
-# command overridden on make's command line; the module keeps room for
-# 4,096 probes beside its hot sets).  The sites are one macro: the count changes nothing that
-# compiles, only how long GCC takes (39 s on this host for 64,512, 16 s
-# for 24,576), and the module is rebuilt in 12 of the 32 earlier patches.
-FEW_SITES=("cmd_kpb_sites=\$(AWK) 'BEGIN { for (i = 0; i < 24576; i++) printf \"KPB_SITE(%d)\\n\", i }' > \$@")
-matrix_make=()
-
 # matrix NAME CONFIG-LINE...: build the last patch with the fragment plus
-# these lines, as one counted result (with matrix_make's make arguments).
+# these lines, as one counted result.
 matrix() {
 	local name=$1 slug=${1//[^A-Za-z0-9_=]/_}
 	local frag=$CHK/matrix-$slug.config
 	shift
 	printf '%s\n' "$@" >"$frag"
 	log "build: $name"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" "$frag" >"$OBJ/kconfig-$slug.log" 2>&1 &&
-		kbuild "$OBJ" "build-$slug" "${matrix_make[@]}" all; then
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${FRAGS[@]}" "$frag" >"$OBJ/kconfig-$slug.log" 2>&1 &&
+		kbuild "$OBJ" "build-$slug" all; then
 		record PASS "build: $name"
 		return 0
 	fi
@@ -381,7 +372,7 @@ if [ -n "$booted" ]; then
 		o=${f%.c}.o
 		mrc=0
 		out=$(make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 \
-			"${FEW_SITES[@]}" "$o" 2>&1) || mrc=$?
+			"$o" 2>&1) || mrc=$?
 		if [ "$mrc" -ne 0 ] || grep -Eq "(warning|error):" <<<"$out"; then
 			echo "$out" | grep -E '(warning|error):|\*\*\*' | head -20 >&2
 			record FAIL "W=1 and sparse: $f" \
@@ -405,7 +396,7 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
 	OBJD=$CHK/build-debug
 	mkdir -p "$OBJD"
 	log "build: debug config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "$FRAG" "${DISTRO_FRAGS[@]}" \
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "${FRAGS[@]}" "${DISTRO_FRAGS[@]}" \
 		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
 		kbuild "$OBJD" build all; then
 		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
@@ -426,7 +417,7 @@ if [ -n "$booted" ] && [ -n "${CHECK_DISTRO:-}" ]; then
 	OBJX=$CHK/build-distro
 	mkdir -p "$OBJX"
 	log "build: distribution-like config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "$FRAG" "${DISTRO_FRAGS[@]}" \
+	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJX" "${FRAGS[@]}" "${DISTRO_FRAGS[@]}" \
 		>"$OBJX/kconfig.log" 2>&1 && kbuild "$OBJX" build all; then
 		record PASS "build: distribution-like config (PREEMPT_DYNAMIC, IBT, mitigations)"
 		boot_bg "$OBJX" "$CHK/boot-distro" distro-guest QEMU_CPU=max
@@ -439,10 +430,10 @@ fi
 
 # 10. The last patch with CONFIG_KSTATS=n, and with CONFIG_KSTATS=y and the
 #     lookup cache off (two independent options, one build).
-matrix_make=("${FEW_SITES[@]}")
 matrix CONFIG_KSTATS=n "# CONFIG_KSTATS is not set" "# CONFIG_KSTATS_KUNIT_TEST is not set" \
 	"# CONFIG_KSTATS_TRACE is not set" "# CONFIG_TEST_KSTATS_TRACE is not set" \
-	"# CONFIG_TEST_KPROBE_BENCH is not set" || true
+	"# CONFIG_TEST_KPROBE_BENCH is not set" \
+	"# CONFIG_TEST_KPROBE_BENCH_SITES is not set" || true
 if [ -f kernel/kprobe_cache.c ]; then
 	matrix "CONFIG_KSTATS=y, CONFIG_KPROBE_CACHE=n" CONFIG_KSTATS=y \
 		"# CONFIG_KPROBE_CACHE is not set" "# CONFIG_KPROBE_CACHE_KUNIT_TEST is not set" || true
@@ -499,8 +490,8 @@ for ((i = ${#COMMITS[@]} - 1; i >= 0; i--)); do
 	[ "$c" = "$HEAD_COMMIT" ] && continue
 	git checkout -q --detach "$c"
 	log "build: $name"
-	if KCONFIG_BISECT=1 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$FRAG" >"$OBJ/kconfig.log" 2>&1 &&
-		kbuild "$OBJ" "build-$i" "${FEW_SITES[@]}" all; then
+	if KCONFIG_BISECT=1 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${FRAGS[@]}" >"$OBJ/kconfig.log" 2>&1 &&
+		kbuild "$OBJ" "build-$i" all; then
 		record PASS "build: $name"
 	else
 		record FAIL "build: $name" "see $OBJ/build-$i.log"

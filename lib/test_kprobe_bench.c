@@ -85,11 +85,12 @@
 #include "test_kprobe_bench_trace.h"
 
 /*
- * The probe sites: kpb_fn_0 .. kpb_fn_64511, each returning its argument
- * xor its own 32-bit constant, so that the compiler cannot merge them.  The
- * body (a move and an xor with a 32-bit immediate, 7 bytes) is long enough
- * for a jump-optimized probe after the fentry call.  The build generates
- * test_kprobe_bench_sites.h, one KPB_SITE(n) line per function.
+ * The probe sites: kpb_fn_0 .. kpb_fn_<CONFIG_TEST_KPROBE_BENCH_SITES - 1>,
+ * each returning its argument xor its own 32-bit constant, so that the
+ * compiler cannot merge them.  The body (a move and an xor with a 32-bit
+ * immediate, 7 bytes) is long enough for a jump-optimized probe after the
+ * fentry call.  The build generates test_kprobe_bench_sites.h, one
+ * KPB_SITE(n) line per function.
  *
  * Each one aligned as CONFIG_FUNCTION_ALIGNMENT asks: at -Os, GCC 12.2
  * (the compiler checked) leaves out the padding of -falign-functions, and
