@@ -316,8 +316,9 @@ static int kpb_cmd_fill(unsigned int n, bool arm)
 	for (i = 0; i < kpb_nr_fill; i++)
 		armed += !kprobe_disabled(&kpb_fill[i]);
 	snprintf(kpb_result, sizeof(kpb_result),
-		 "fill n=%u from=%u armed=%u ns=%llu arm_ns=%llu\n",
-		 kpb_nr_fill, from, armed, t1 - t0, ktime_get_ns() - t1);
+		 "fill n=%u from=%u armed=%u ns=%llu arm_ns=%llu max=%zu\n",
+		 kpb_nr_fill, from, armed, t1 - t0, ktime_get_ns() - t1,
+		 KPB_FILL_MAX);
 	return ret;
 }
 

@@ -280,6 +280,29 @@ fill_arm=
 if [ "$FILL_ARM" = 1 ] && ctl fill 0 arm && [ -n "$(field armed)" ]; then
 	fill_arm=arm
 fi
+# The module's room for fill probes (CONFIG_TEST_KPROBE_BENCH_SITES): a
+# sweep that asks for more stops here, not when it gets there.  A fill
+# beyond it is refused and registers nothing.
+ctl fill 0
+fill_max=$(field max)
+if [ -n "$fill_max" ]; then
+	for n in $N_LIST $BIG_N $ENABLE_N; do
+		[ "$n" -le "$fill_max" ] && continue
+		ktap_exit_fail_msg "$n probes asked for (KPB_N, KPB_BIG_N or" \
+			"KPB_ENABLE_N), the module has $fill_max fill sites" \
+			"(CONFIG_TEST_KPROBE_BENCH_SITES)"
+	done
+	err=$( (echo "fill $((fill_max + 1))" >"$bench/ctl") 2>&1) && err=
+	ctl fill 0
+	msg=${err##*: }
+	diag "fill $((fill_max + 1)), one beyond the module's room:" \
+		"${msg:-accepted}; $(field from) registered"
+	if [ -n "$err" ] && [ "$(field from)" = 0 ]; then
+		ok "a fill beyond the module's sites is refused"
+	else
+		not_ok "a fill beyond the module's sites is refused"
+	fi
+fi
 optimization 0
 for path in $PATHS; do
 	for h in $H_LIST $H_BIG; do
