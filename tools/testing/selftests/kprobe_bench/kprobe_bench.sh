@@ -275,16 +275,15 @@ measure_all()
 # The unprobed calls: the baseline.
 ctl unhot
 ctl fill 0
+# The module's room for fill probes (CONFIG_TEST_KPROBE_BENCH_SITES): a
+# sweep that asks for more stops here, not when it gets there.  A fill
+# beyond it is refused and registers nothing.
+fill_max=$(field max)
 # A module that can arm its fill probes in one batch says how many are armed.
 fill_arm=
 if [ "$FILL_ARM" = 1 ] && ctl fill 0 arm && [ -n "$(field armed)" ]; then
 	fill_arm=arm
 fi
-# The module's room for fill probes (CONFIG_TEST_KPROBE_BENCH_SITES): a
-# sweep that asks for more stops here, not when it gets there.  A fill
-# beyond it is refused and registers nothing.
-ctl fill 0
-fill_max=$(field max)
 if [ -n "$fill_max" ]; then
 	for n in $N_LIST $BIG_N $ENABLE_N; do
 		[ "$n" -le "$fill_max" ] && continue
@@ -292,12 +291,12 @@ if [ -n "$fill_max" ]; then
 			"KPB_ENABLE_N), the module has $fill_max fill sites" \
 			"(CONFIG_TEST_KPROBE_BENCH_SITES)"
 	done
-	err=$( (echo "fill $((fill_max + 1))" >"$bench/ctl") 2>&1) && err=
+	verdict=accepted
+	ctl fill "$((fill_max + 1))" || verdict=refused
 	ctl fill 0
-	msg=${err##*: }
 	diag "fill $((fill_max + 1)), one beyond the module's room:" \
-		"${msg:-accepted}; $(field from) registered"
-	if [ -n "$err" ] && [ "$(field from)" = 0 ]; then
+		"$verdict, $(field from) registered"
+	if [ "$verdict" = refused ] && [ "$(field from)" = 0 ]; then
 		ok "a fill beyond the module's sites is refused"
 	else
 		not_ok "a fill beyond the module's sites is refused"
