@@ -4,6 +4,7 @@
 #   make bench    the mass-probe benchmark: hook cost vs probes, cache off/on
 #   make peers    one boot: what kstats, BPF and a hist trigger add to a call
 #   make check    every check of the series (what CI runs)
+#   make check-ports  each port built and booted, with its tests
 #   make shell    boot the patched kernel to a busybox shell in QEMU
 #   make tree     out/linux: base + the series, one commit per patch
 #   make export   write out/linux's series branch back to patches/
@@ -19,11 +20,11 @@
 # chooses another sweep.
 
 OUT ?= $(CURDIR)/out
-export OUT KSRC BASE CHECK_PORTS KSERIES_CACHE JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG CHECK_DISTRO QEMU_ACCEL QEMU_ICOUNT
+export OUT KSRC BASE CHECK_PORTS CHECK_PORTS_BOOT KSERIES_CACHE JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG CHECK_DISTRO QEMU_ACCEL QEMU_ICOUNT
 export N H H_BIG BIG_N PATHS LOOPS ROUNDS ENABLE_BUDGET ENABLE_N CHURN_BATCH BENCH_TREE BASE_N BASE_H PRE_N BOOST_N BOOST_H
 export PEERS_SRC PEERS_OBJ PEERS_N PEERS_ROUNDS PEERS_MODES PEERS_BTF PEERS_NICE PEERS_RESULTS
 
-.PHONY: all bench peers cachesim check deps base tree export build shell harness stress clean distclean help
+.PHONY: all bench peers cachesim check check-ports deps base tree export build shell harness stress clean distclean help
 
 all: help
 
@@ -44,6 +45,9 @@ export:
 
 check:
 	@harness/check.sh
+
+check-ports:
+	@harness/check-ports.sh
 
 build:
 	@harness/build.sh
@@ -67,7 +71,7 @@ cachesim:
 	@harness/cachesim/run.sh
 
 clean:
-	rm -rf $(OUT)/check $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim $(OUT)/peers $(OUT)/peers-build
+	rm -rf $(OUT)/check $(OUT)/check-ports $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim $(OUT)/peers $(OUT)/peers-build
 
 distclean:
 	rm -rf $(OUT)

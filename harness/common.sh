@@ -119,3 +119,27 @@ kmake_cc() {
 }
 export CCACHE_BASEDIR=$OUT
 export CCACHE_NOHASHDIR=1
+
+# summary: the failed and skipped checks of $RES, and the closing line
+# "N passed, N failed[, N skipped]"; fails when a check failed.
+summary() {
+	local p f s
+	p=$(grep -c '^PASS ' "$RES" || true)
+	f=$(grep -c '^FAIL ' "$RES" || true)
+	s=$(grep -c '^SKIP ' "$RES" || true)
+	if [ "$f" -gt 0 ]; then
+		echo "Failed checks:"
+		grep '^FAIL ' "$RES" | sed 's/^/  /'
+	fi
+	if [ "$s" -gt 0 ]; then
+		echo "Skipped checks:"
+		grep '^SKIP ' "$RES" | sed 's/^/  /'
+	fi
+	log "check: done (results in $RES)"
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" -eq 0 ]
+}

@@ -35,6 +35,7 @@
 #include <linux/unaligned.h>
 #include <asm/apic.h>
 #include <asm/asm.h>
+#include <asm/nmi.h>
 #include <asm/smap.h>
 
 /* Pages per round: KSS_PAGES readable and untouched, KSS_PAGES PROT_NONE. */
