@@ -14,7 +14,8 @@
 #
 # BASE=7.2 or BASE=6.18 works on the port in ports/BASE instead of 6.12
 # (make tree BASE=7.2, make check BASE=7.2, make bench BASE=6.18, ...);
-# plain make check checks 6.12 in full and builds and boots every port.
+# plain make check checks 6.12 in full and each port's patches (make
+# check-ports builds and boots every port).
 # KSRC=/path/to/linux uses your own git tree of the base's release line.
 # make bench N="0 1000 40000" H="1 16" PATHS="ftrace int3" LOOPS=20000
 # chooses another sweep.

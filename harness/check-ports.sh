@@ -6,6 +6,7 @@
 # patch built and booted in QEMU with every KUnit suite, kselftest, the
 # stress run and the short benchmark sweep.  Results in
 # $OUT/check-ports/results.txt, each prefixed with its release.
+# BASE=7.2 checks that port only, as does CHECK_PORTS="7.2".
 . "$(dirname "$0")/common.sh"
 
 CHK=$OUT_ROOT/check-ports
@@ -13,7 +14,12 @@ RES=$CHK/results.txt
 mkdir -p "$CHK"
 : >"$RES"
 "$TOP/harness/deps.sh"
-ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
+# BASE=7.2 (or 6.18): that port only.
+if [ "$BASE" != 6.12 ]; then
+	ports=${CHECK_PORTS:-$BASE}
+else
+	ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
+fi
 [ "$ports" != none ] || ports=
 for b in $ports; do
 	BASE=$b CHECK_SCOPE=port CHECK_PORTS_BOOT=1 CHECK_RES=$RES "$TOP/harness/check.sh" ||

@@ -207,7 +207,7 @@ done
 # A finding listed in harness/checkpatch.accept (type, file and line)
 # does not fail its patch; the result names it.
 checkpatch_all() {
-	local p b out total found n bad f
+	local p b out total found n bad f unmatched
 	for p in "${PATCHES[@]}"; do
 		b=$(basename "$p")
 		out=$(cd "$LINUX" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
@@ -227,16 +227,24 @@ checkpatch_all() {
 			<<<"$total" | awk '{ print $1 + $2 + $3 }')
 		bad=
 		[ -n "$n" ] || bad=1
+		unmatched=
 		while IFS= read -r f; do
-			[ -z "$f" ] || grep -qxF -- "$f" "$TOP/harness/checkpatch.accept" || bad=1
+			# A finding with no file and line (the commit message's) is
+			# never accepted.
+			case "$f" in
+			"") ;;
+			*" ?") unmatched+="$f; " ;;
+			*) grep -qxF -- "$f" "$TOP/harness/checkpatch.accept" || unmatched+="$f; " ;;
+			esac
 		done <<<"$found"
+		[ -z "$unmatched" ] || bad=1
 		if [ -z "$bad" ] && [ "$n" = 0 ]; then
 			record PASS "checkpatch: $b"
 		elif [ -z "$bad" ] && [ "$n" = "$(grep -c . <<<"$found")" ]; then
 			record PASS "checkpatch: $b" "$n accepted (harness/checkpatch.accept): $(cut -d' ' -f1,2 <<<"$found" | tr '\n' ' ' | sed 's/ $//')"
 		else
 			echo "$out" | grep -E -A3 '^(ERROR|WARNING|CHECK)' | head -40 >&2 || true
-			record FAIL "checkpatch: $b" "$total"
+			record FAIL "checkpatch: $b" "$total${unmatched:+ (not accepted: ${unmatched%; })}"
 		fi
 		if grep -q 'Traceback' <<<"$out"; then
 			record FAIL "checkpatch: $b" "a helper script crashed"
@@ -348,11 +356,13 @@ mkdir -p "$OBJ"
 #     the last patch and boots it; make check BASE=... checks the port in
 #     full.
 if [ "$SCOPE" = port ] && [ -z "${CHECK_PORTS_BOOT:-}" ]; then
-	mapfile -t objs < <(git diff --name-only base HEAD -- 'arch/*.c' 'kernel/*.c' 'lib/*.c' 'mm/*.c' |
-		sed 's/\.c$/.o/')
+	files=$(git diff --name-only --diff-filter=d base HEAD)
+	mapfile -t objs < <(grep -E '^(arch|kernel|lib|mm)/.*\.c$' <<<"$files" | sed 's/\.c$/.o/')
 	what="build: the ${#objs[@]} C files the series creates or changes compile"
 	log "$what"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${FRAGS[@]}" >"$OBJ/kconfig.log" 2>&1 &&
+	if [ "${#objs[@]}" -eq 0 ]; then
+		record SKIP "$what" "the series changes no C file of the kernel"
+	elif "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${FRAGS[@]}" >"$OBJ/kconfig.log" 2>&1 &&
 		kbuild "$OBJ" objects "${objs[@]}"; then
 		record PASS "$what"
 	else
