@@ -436,22 +436,37 @@ fi
 #    Debian's kernel says.
 [ -z "$vanilla_pid" ] || bg_done vanilla "$vanilla_pid" vanilla.sh
 ran distro.sh "$TOP/harness/distro.sh" "$RES"
-if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ]; then
-	OBJD=$CHK/build-debug
-	mkdir -p "$OBJD"
+# The debug kernel builds and boots in the background, from a worktree of
+# the last patch of its own (HSRC, which the i386 build and the host
+# harness below read too): beside the build matrix and the bisect, whose
+# single-threaded steps (configuration, the links) leave a CPU idle.
+HSRC=$CHK/head-src
+rm -rf "$HSRC" "$CHK/i386-src"
+git -C "$SRC" worktree prune
+git -C "$SRC" worktree add -q --detach "$HSRC" "$HEAD_COMMIT" ||
+	{ record FAIL "a worktree of the last patch"; HSRC=; }
+debug_job() {
 	log "build: debug config"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJD" "${FRAGS[@]}" "${DISTRO_FRAGS[@]}" \
+	if "$TOP/harness/kconfig.sh" "$HSRC" "$OBJD" "${FRAGS[@]}" "${DISTRO_FRAGS[@]}" \
 		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
-		kbuild "$OBJD" build all; then
+		SRC=$HSRC kbuild "$OBJD" build all; then
 		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
-		boot_bg "$OBJD" "$CHK/boot-debug" debug-guest \
-			STRESS_SECONDS="${STRESS_SECONDS:-20}" QEMU_CPU=max \
-			KSERIES_APPEND=preempt=full
+		"${pri[@]}" env STRESS_SECONDS="${STRESS_SECONDS:-20}" QEMU_CPU=max \
+			KSERIES_APPEND=preempt=full \
+			"$TOP/harness/runtests.sh" "$HSRC" "$OBJD" "$CHK/boot-debug" "$RES" debug-guest
 	else
 		cat "$OBJD/kconfig.log" >&2
 		record FAIL "build: debug config (KASAN, lockdep, kmemleak, preemptible)" \
 			"see $OBJD/build.log"
 	fi
+}
+if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ] && [ -n "$HSRC" ]; then
+	OBJD=$CHK/build-debug
+	mkdir -p "$OBJD"
+	rm -f "$(bg_rc debug-guest)"
+	bg_run debug-guest debug_job &
+	pids+=($!)
+	labels+=("debug-guest")
 fi
 
 # 9b. CHECK_DISTRO=1: the distribution-like kernel without the debug
@@ -497,19 +512,15 @@ if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
 fi
 
 # 12a. i386 (no 64-bit division outside the div64 helpers; kstats.ko
-#      links): the last patch in its own worktree, in the background at a
+#      links): the last patch in the worktree HSRC, in the background at a
 #      lower priority beside the bisect below, whose single-threaded steps
 #      (configuration, the link) leave a CPU idle; it used to follow the
 #      bisect (99 s of a fully cold check).
 i386_pid=
-rm -rf "$CHK/i386-src"
-git -C "$SRC" worktree prune
-if git -C "$SRC" worktree add -q --detach "$CHK/i386-src" "$HEAD_COMMIT"; then
+if [ -n "$HSRC" ]; then
 	rm -f "$(bg_rc i386)"
-	bg_run i386 nice -n 5 "$TOP/harness/i386.sh" "$CHK/i386-src" "$OBJ32" "$RES" &
+	bg_run i386 nice -n 5 "$TOP/harness/i386.sh" "$HSRC" "$OBJ32" "$RES" &
 	i386_pid=$!
-else
-	record FAIL "i386: a worktree of the last patch"
 fi
 
 # 12b. The host harness (quick sizes), in the same worktree (the last
@@ -518,15 +529,17 @@ fi
 #      cachegrind runs take one CPU for about 50 s, and it checks miss
 #      counts and lookups, no times.  It used to follow the bisect.
 hostbench_pid= hostbench_res=
-if [ -n "$i386_pid" ] && [ -d "$CHK/i386-src/tools/testing/kprobe_cache" ]; then
+if [ -n "$HSRC" ] && [ -d "$HSRC/tools/testing/kprobe_cache" ]; then
 	hostbench_res=$(mktemp "$CHK/hostbench-res.XXXXXX")
 	rm -f "$(bg_rc hostbench)"
-	bg_run hostbench nice -n 5 "$TOP/harness/hostbench.sh" "$CHK/i386-src" "$CHK" \
+	bg_run hostbench nice -n 5 "$TOP/harness/hostbench.sh" "$HSRC" "$CHK" \
 		quick "$hostbench_res" >"$CHK/hostbench.log" 2>&1 &
 	hostbench_pid=$!
 fi
 
-# 12. Every earlier patch builds on its own, newest first.
+# 12. Every earlier patch builds on its own, newest first (vmlinux and the
+#     modules: make all's bzImage, the last patch's, is the same step for
+#     every patch).
 mapfile -t COMMITS < <(git rev-list --reverse base..HEAD)
 for ((i = ${#COMMITS[@]} - 1; i >= 0; i--)); do
 	c=${COMMITS[$i]}
@@ -535,7 +548,7 @@ for ((i = ${#COMMITS[@]} - 1; i >= 0; i--)); do
 	git checkout -q --detach "$c"
 	log "build: $name"
 	if KCONFIG_BISECT=1 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${FRAGS[@]}" >"$OBJ/kconfig.log" 2>&1 &&
-		kbuild "$OBJ" "build-$i" all; then
+		kbuild "$OBJ" "build-$i" vmlinux modules; then
 		record PASS "build: $name"
 	else
 		record FAIL "build: $name" "see $OBJ/build-$i.log"
