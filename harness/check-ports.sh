@@ -16,11 +16,10 @@ mkdir -p "$CHK"
 "$TOP/harness/deps.sh"
 # BASE=7.2 (or 6.18): that port only.
 if [ "$BASE" != 6.12 ]; then
-	ports=${CHECK_PORTS:-$BASE}
+	ports=$(port_list "$BASE")
 else
-	ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
+	ports=$(port_list)
 fi
-[ "$ports" != none ] || ports=
 for b in $ports; do
 	BASE=$b CHECK_SCOPE=port CHECK_PORTS_BOOT=1 CHECK_RES=$RES "$TOP/harness/check.sh" ||
 		rec FAIL "$b: check.sh ran to its end" "exit code $?"

@@ -64,10 +64,11 @@ ran() {
 }
 
 # kbuild OBJ LOGNAME [make args...]: build in OBJ from SRC, log to a file.
+# KBUILD_NICE=N: at niceness N.
 kbuild() {
 	local obj=$1 name=$2
 	shift 2
-	if ! make -C "$SRC" O="$obj" ${cc:+"$cc"} -j"$JOBS" "$@" \
+	if ! ${KBUILD_NICE:+nice -n "$KBUILD_NICE"} make -C "$SRC" O="$obj" ${cc:+"$cc"} -j"$JOBS" "$@" \
 		>"$obj/$name.log" 2>&1; then
 		grep -E 'error|Error|undefined' "$obj/$name.log" | head -20 >&2
 		return 1
@@ -147,6 +148,28 @@ killtree() {
 }
 trap 'for j in $(jobs -p); do killtree "$j"; done' EXIT
 
+# The host's idle CPU time (idle and iowait), every 30 s in
+# $CHK/cpu-idle.txt and over the whole check at its end: where a check
+# leaves a CPU idle is where it can still be made shorter.
+cpu_idle() {
+	awk '/^cpu / { print $5 + $6; exit }' /proc/stat
+}
+hz=$(getconf CLK_TCK)
+if [ "$SCOPE" = full ]; then
+	idle0=$(cpu_idle) start=${T0%.*} idle_t0=$(date +%s)
+	echo "# seconds since the start, CPUs idle (of $(nproc)) over the 30 s before" \
+		>"$CHK/cpu-idle.txt"
+	(
+		last=$idle0
+		lt=$(date +%s)
+		while sleep 30; do
+			i=$(cpu_idle) t=$(date +%s)
+			echo "$((t - start)) $(echo "scale=2; ($i - $last) / $hz / ($t - $lt)" | bc)"
+			last=$i lt=$t
+		done >>"$CHK/cpu-idle.txt"
+	) &
+fi
+
 "$TOP/harness/deps.sh"
 if ! "$TOP/harness/base.sh"; then
 	record FAIL "base: Linux $RELEASE committed as the base"
@@ -163,8 +186,7 @@ labels=()
 #    the host with 6.12's (make check-ports builds and boots each port).
 #    Their tarballs are fetched first, here, so that no apt-get runs
 #    beside the vanilla check's.
-ports=${CHECK_PORTS:-$(cd "$TOP/ports" && ls | sort -rV)}
-[ "$ports" != none ] || ports=
+ports=$(port_list)
 if [ "$BASE" = 6.12 ] && [ -n "$ports" ]; then
 	for b in $ports; do
 		BASE=$b "$TOP/harness/fetch-base.sh" >/dev/null ||
@@ -223,8 +245,9 @@ checkpatch_all() {
 				if (getline <= 0) next
 				print t " " f " " substr($0, 2)
 			}' <<<"$out")
-		n=$(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' \
-			<<<"$total" | awk '{ print $1 + $2 + $3 }')
+		# "total: E errors, W warnings, C checks, ...": E + W + C.
+		n=$(awk '$3 == "errors," && $5 == "warnings," && $7 == "checks," {
+				print $2 + $4 + $6 }' <<<"$total")
 		bad=
 		[ -n "$n" ] || bad=1
 		unmatched=
@@ -357,7 +380,7 @@ mkdir -p "$OBJ"
 #     full.
 if [ "$SCOPE" = port ] && [ -z "${CHECK_PORTS_BOOT:-}" ]; then
 	files=$(git diff --name-only --diff-filter=d base HEAD)
-	mapfile -t objs < <(grep -E '^(arch|kernel|lib|mm)/.*\.c$' <<<"$files" | sed 's/\.c$/.o/')
+	mapfile -t objs < <(kernel_c_files <<<"$files" | sed 's/\.c$/.o/')
 	what="build: the ${#objs[@]} C files the series creates or changes compile"
 	log "$what"
 	if [ "${#objs[@]}" -eq 0 ]; then
@@ -398,35 +421,6 @@ if [ "$SCOPE" = port ]; then
 	exit 0
 fi
 
-# 8. New C files of the kernel are clean under W=1 and sparse, and
-#    compile in a kernel without ACPI and PCI (no-acpi.config: a header
-#    used but not included shows there), in a build directory of their
-#    own (only these objects and what they need).
-if [ -n "$booted" ]; then
-	OBJW=$CHK/build-w1
-	mkdir -p "$OBJW"
-	if "$TOP/harness/kconfig.sh" "$SRC" "$OBJW" "${FRAGS[@]}" "$TOP/harness/configs/no-acpi.config" \
-		>"$OBJW/kconfig.log" 2>&1; then
-		for f in $created; do
-			case "$f" in lib/*.c | kernel/*.c | arch/*.c | arch/*/*.c) ;; *) continue ;; esac
-			o=${f%.c}.o
-			mrc=0
-			out=$(make -C "$SRC" O="$OBJW" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 \
-				"$o" 2>&1) || mrc=$?
-			if [ "$mrc" -ne 0 ] || grep -Eq "(warning|error):" <<<"$out"; then
-				echo "$out" | grep -E '(warning|error):|\*\*\*' | head -20 >&2
-				record FAIL "W=1 and sparse, no ACPI: $f" \
-					"$([ "$mrc" -eq 0 ] && echo "warnings" || echo "make exit code $mrc")"
-			else
-				record PASS "W=1 and sparse, no ACPI: $f"
-			fi
-		done
-	else
-		cat "$OBJW/kconfig.log" >&2
-		record FAIL "W=1 and sparse, no ACPI: configuration"
-	fi
-fi
-
 # 9. The debug kernel (KASAN, lockdep, kmemleak) on the distribution-like
 #    config (distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return
 #    thunks, HZ=250, Debian's BPF options) on QEMU's "max" CPU, booted
@@ -435,11 +429,18 @@ fi
 #    kstats/BPF/hist comparison.  First, the fragment still says what
 #    Debian's kernel says.
 [ -z "$vanilla_pid" ] || bg_done vanilla "$vanilla_pid" vanilla.sh
-ran distro.sh "$TOP/harness/distro.sh" "$RES"
+distro_pid=
+rm -f "$(bg_rc distro)"
+bg_run distro ran distro.sh "$TOP/harness/distro.sh" "$RES" &
+distro_pid=$!
 # The debug kernel builds and boots in the background, from a worktree of
 # the last patch of its own (HSRC, which the i386 build and the host
 # harness below read too): beside the build matrix and the bisect, whose
-# single-threaded steps (configuration, the links) leave a CPU idle.
+# single-threaded steps (configuration, the links) leave a CPU idle.  It
+# builds at niceness 3: the bisect, the longer of the two, gets the larger
+# share of the CPUs, and the debug build the rest (in a fully cold check
+# its boot ended 430 s before the bisect, whose last steps then ran with
+# a CPU idle).
 HSRC=$CHK/head-src
 rm -rf "$HSRC" "$CHK/i386-src"
 git -C "$SRC" worktree prune
@@ -449,7 +450,7 @@ debug_job() {
 	log "build: debug config"
 	if "$TOP/harness/kconfig.sh" "$HSRC" "$OBJD" "${FRAGS[@]}" "${DISTRO_FRAGS[@]}" \
 		"$TOP/harness/configs/debug.config" >"$OBJD/kconfig.log" 2>&1 &&
-		SRC=$HSRC kbuild "$OBJD" build all; then
+		SRC=$HSRC KBUILD_NICE=3 kbuild "$OBJD" build all; then
 		record PASS "build: debug config (KASAN, lockdep, kmemleak, preemptible)"
 		"${pri[@]}" env STRESS_SECONDS="${STRESS_SECONDS:-20}" QEMU_CPU=max \
 			KSERIES_APPEND=preempt=full \
@@ -467,6 +468,45 @@ if [ -n "$booted" ] && [ -z "${NO_DEBUG:-}" ] && [ -n "$HSRC" ]; then
 	bg_run debug-guest debug_job &
 	pids+=($!)
 	labels+=("debug-guest")
+fi
+
+# 9a. New C files of the kernel are clean under W=1 and sparse, and
+#     compile in a kernel without ACPI and PCI (no-acpi.config: a header
+#     used but not included shows there), in a build directory of their
+#     own (only these objects and what they need), from the worktree
+#     HSRC, in the background at a lower priority beside the build matrix
+#     (it used to come before the debug kernel and the matrix: 80 s of a
+#     fully cold check).
+w1_job() {
+	local f o mrc out
+	renice -n 5 "$BASHPID" >/dev/null
+	OBJW=$CHK/build-w1
+	mkdir -p "$OBJW"
+	if "$TOP/harness/kconfig.sh" "$HSRC" "$OBJW" "${FRAGS[@]}" "$TOP/harness/configs/no-acpi.config" \
+		>"$OBJW/kconfig.log" 2>&1; then
+		for f in $(kernel_c_files <<<"$created"); do
+			o=${f%.c}.o
+			mrc=0
+			out=$(make -C "$HSRC" O="$OBJW" ${cc:+"$cc"} -j"$JOBS" W=1 C=2 \
+				"$o" 2>&1) || mrc=$?
+			if [ "$mrc" -ne 0 ] || grep -Eq "(warning|error):" <<<"$out"; then
+				echo "$out" | grep -E '(warning|error):|\*\*\*' | head -20 >&2
+				record FAIL "W=1 and sparse, no ACPI: $f" \
+					"$([ "$mrc" -eq 0 ] && echo "warnings" || echo "make exit code $mrc")"
+			else
+				record PASS "W=1 and sparse, no ACPI: $f"
+			fi
+		done
+	else
+		cat "$OBJW/kconfig.log" >&2
+		record FAIL "W=1 and sparse, no ACPI: configuration"
+	fi
+}
+w1_pid=
+if [ -n "$booted" ] && [ -n "$HSRC" ]; then
+	rm -f "$(bg_rc w1)"
+	bg_run w1 w1_job &
+	w1_pid=$!
 fi
 
 # 9b. CHECK_DISTRO=1: the distribution-like kernel without the debug
@@ -572,10 +612,15 @@ elif [ -d "$SRC/tools/testing/kprobe_cache" ]; then
 	ran hostbench.sh "$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null
 fi
 
+[ -z "$w1_pid" ] || bg_done w1 "$w1_pid" "W=1 and sparse: the job" "W=1 and sparse"
+[ -z "$distro_pid" ] || bg_done distro "$distro_pid" distro.sh
 bg_done checkpatch "$checkpatch_pid" checkpatch
 log "check: waiting for the boots"
 wait_boots
 [ -z "$samecode_pid" ] ||
 	bg_done samecode "$samecode_pid" "KPROBE_CACHE=n: samecode.sh" "KPROBE_CACHE=n:"
 
+el=$(($(date +%s) - idle_t0))
+idle=$((($(cpu_idle) - idle0) / hz))
+log "check: the host's CPUs were idle $idle of $((el * $(nproc))) CPU-seconds ($((100 * idle / (el * $(nproc) + 1)))%; every 30 s in $CHK/cpu-idle.txt)"
 summary

@@ -81,6 +81,19 @@ series_patches() {
 	done <"$SERIES_DIR/series"
 }
 
+# port_list [DEFAULT]: the ports to check, newest first: $CHECK_PORTS,
+# else DEFAULT, else every directory of ports/; "none" is none.
+port_list() {
+	local l=${CHECK_PORTS:-${1:-$(cd "$TOP/ports" && ls | sort -rV)}}
+	[ "$l" = none ] || echo "$l"
+}
+
+# kernel_c_files: the C files of the kernel (arch/, kernel/, lib/, mm/)
+# among the paths on stdin, one per line.
+kernel_c_files() {
+	grep -E '^(arch|kernel|lib|mm)/.*\.c$' || true
+}
+
 # apt_orig PACKAGE=VERSION DIR: fetch the source package's orig tarball into
 # DIR with apt-get source --download-only and print its path if it arrived
 # whole.  apt-get fails when the .dsc or the Debian tarball answers 404 but
