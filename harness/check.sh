@@ -24,7 +24,7 @@ OBJ32=$CHK/build-i386
 SCOPE=${CHECK_SCOPE:-full}
 RES=${CHECK_RES:-$CHK/results.txt}
 [ "$SCOPE" = full ] || export RPFX="$RELEASE: "
-# qemu.config, and check.config: a smaller kprobe_bench module (see there).
+# qemu.config, and check.config: a smaller kprobe_bench module, fault injection (see there).
 FRAGS=("$TOP/harness/configs/qemu.config" "$TOP/harness/configs/check.config")
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 mkdir -p "$CHK"

@@ -39,7 +39,7 @@ printf '%s\n' "${mods[@]}" >"$BOOTDIR/extra/kseries/kunit-modules"
 
 # Kselftests of the series, run from a numbered wrapper in tests.d.
 dirs=()
-for d in kprobe_cache kstats kprobe_bench; do
+for d in kprobe_cache kstats kprobe_bench kprobe_index; do
 	[ -d "$SRC/tools/testing/selftests/$d" ] && dirs+=("$d")
 done
 stage_selftests "$SRC" "$BOOTDIR/extra/kseries/selftests" "${dirs[@]}"
@@ -84,6 +84,15 @@ KPB_LOOPS=2000
 KPB_ENABLE_BUDGET=2000
 ENV
 		expect+=(--expect-suite kprobe_bench)
+		# Allocation failures while the kprobe index resizes, on the
+		# module's fill probes: where fault injection is built in.
+		faults=$SRC/tools/testing/selftests/kprobe_index/kprobe_index_faults.sh
+		if [ -f "$faults" ] && grep -q '^CONFIG_FAILSLAB=y' "$CONFIG"; then
+			printf '#!/bin/sh\nexec /kseries/selftests/kprobe_index/kprobe_index_faults.sh\n' \
+				>"$BOOTDIR/extra/kseries/tests.d/42-kprobe_index_faults.sh"
+			chmod +x "$BOOTDIR/extra/kseries/tests.d/42-kprobe_index_faults.sh"
+			expect+=(--expect-suite kprobe_index_faults)
+		fi
 	fi
 	# Without a PMU (QEMU TCG) the perf script must skip, and say why.
 	cat >"$BOOTDIR/extra/kseries/tests.d/45-kprobe_bench_perf.sh" <<'SH'
