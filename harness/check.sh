@@ -91,6 +91,20 @@ bg_run() {
 	shift
 	"$@" || rc=$?
 	echo "$rc" >"$(bg_rc "$name")"
+	log "check: job $name used $(cpu_used "$CHK/times-$name") CPU-seconds"
+}
+
+# cpu_used FILE: the CPU time (user + system) of this shell's children
+# that have ended, in seconds: "times" in this shell (a pipe would run it
+# in a subshell of its own), through FILE.
+cpu_used() {
+	times >"$1"
+	awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, t, "m"); sub(/s$/, "", t[2]); s += t[1] * 60 + t[2]
+		}
+		printf "%.0f\n", s
+	}' "$1"
 }
 
 # bg_wait NAME PID: wait for background job NAME and set bg_status to its
@@ -551,11 +565,11 @@ if [ -n "$booted" ] && [ -f "$SRC/kernel/kprobe_cache.c" ]; then
 	samecode_pid=$!
 fi
 
-# 12a. i386 (no 64-bit division outside the div64 helpers; kstats.ko
-#      links): the last patch in the worktree HSRC, in the background at a
-#      lower priority beside the bisect below, whose single-threaded steps
-#      (configuration, the link) leave a CPU idle; it used to follow the
-#      bisect (99 s of a fully cold check).
+# 12a. i386 (no 64-bit division outside the div64 helpers, in each object
+#      of the series that a 32-bit kernel builds): the last patch in the
+#      worktree HSRC, in the background at a lower priority beside the
+#      bisect below; it compiles those objects only (I386_FULL=1 builds
+#      and links the whole kernel, 205 CPU-seconds more when cold).
 i386_pid=
 if [ -n "$HSRC" ]; then
 	rm -f "$(bg_rc i386)"
@@ -623,4 +637,5 @@ wait_boots
 el=$(($(date +%s) - idle_t0))
 idle=$((($(cpu_idle) - idle0) / hz))
 log "check: the host's CPUs were idle $idle of $((el * $(nproc))) CPU-seconds ($((100 * idle / (el * $(nproc) + 1)))%; every 30 s in $CHK/cpu-idle.txt)"
+log "check: CPU-seconds used, all steps: $(cpu_used "$CHK/times-all") (each background job's: the \"job NAME used\" lines)"
 summary
