@@ -91,14 +91,15 @@ bg_run() {
 	shift
 	"$@" || rc=$?
 	echo "$rc" >"$(bg_rc "$name")"
-	log "check: job $name used $(cpu_used "$CHK/times-$name") CPU-seconds"
+	# "times" in this shell: in a pipe or $(...) it would report a
+	# subshell of its own, which has no children.
+	times >"$CHK/times-$name"
+	log "check: job $name used $(cpu_seconds "$CHK/times-$name") CPU-seconds"
 }
 
-# cpu_used FILE: the CPU time (user + system) of this shell's children
-# that have ended, in seconds: "times" in this shell (a pipe would run it
-# in a subshell of its own), through FILE.
-cpu_used() {
-	times >"$1"
+# cpu_seconds FILE: the CPU time (user + system) of the children in the
+# output of "times" in FILE, in seconds.
+cpu_seconds() {
 	awk 'NR == 2 {
 		for (i = 1; i <= 2; i++) {
 			split($i, t, "m"); sub(/s$/, "", t[2]); s += t[1] * 60 + t[2]
@@ -637,5 +638,6 @@ wait_boots
 el=$(($(date +%s) - idle_t0))
 idle=$((($(cpu_idle) - idle0) / hz))
 log "check: the host's CPUs were idle $idle of $((el * $(nproc))) CPU-seconds ($((100 * idle / (el * $(nproc) + 1)))%; every 30 s in $CHK/cpu-idle.txt)"
-log "check: CPU-seconds used, all steps: $(cpu_used "$CHK/times-all") (each background job's: the \"job NAME used\" lines)"
+times >"$CHK/times-all"
+log "check: CPU-seconds used, all steps: $(cpu_seconds "$CHK/times-all") (each background job's: the \"job NAME used\" lines)"
 summary
