@@ -41,25 +41,6 @@ skip_all()
 	exit "$KSFT_SKIP"
 }
 
-# result RC WORDS...: one test case, named by WORDS, passed when RC (a
-# condition's exit code) is 0.
-result()
-{
-	ok=$1
-	shift
-	if [ "$ok" -eq 0 ]; then
-		ktap_test_pass "$*"
-	else
-		ktap_test_fail "$*"
-	fi
-}
-
-# skip WORDS...: one test case skipped, for the reason WORDS say.
-skip()
-{
-	ktap_test_skip "$*"
-}
-
 # istat KEY: the number after "KEY:" in kprobes/index.
 istat()
 {
@@ -266,18 +247,26 @@ done
 ktap_print_msg "registering $m probes: $((reg_done - 1)) allocations," \
 	"$failed failed the command, $absorbed did not"
 ktap_print_msg "unregistering them in one batch: $((unreg_done - 1)) allocations"
-[ "$reg_done" -gt 1 ] && [ "$unreg_done" -gt 1 ] && [ "$bad" -eq 0 ]
-result $? "each allocation of $m registrations and of their unregistration failed in turn:" \
-	"the index counts the registered probes"
-[ "$absorbed" -ge 1 ]
-result $? "a failed allocation of the growing index left the old one in use" \
-	"($absorbed of $((reg_done - 1)))"
+# swept_ok: both commands allocated, and no injection broke the counts.
+swept_ok()
+{
+	[ "$reg_done" -gt 1 ] && [ "$unreg_done" -gt 1 ] && [ "$bad" -eq 0 ]
+}
+# absorbed_ok: at least one failure did not fail the registrations.
+absorbed_ok()
+{
+	[ "$absorbed" -ge 1 ]
+}
+what="each allocation of $m registrations and of their unregistration failed in turn:"
+ktap_test_result "$what the index counts the registered probes" swept_ok
+what="a failed allocation of the growing index left the old one in use"
+ktap_test_result "$what ($absorbed of $((reg_done - 1)))" absorbed_ok
 
 # 2. Every allocation under register_kprobe() fails.
 if [ ! -e "$fs/require-start" ]; then
-	skip "no $fs/require-start:" \
-		"kernel without CONFIG_FAULT_INJECTION_STACKTRACE_FILTER"
-	skip "the same registration without the failures"
+	what="kernel without CONFIG_FAULT_INJECTION_STACKTRACE_FILTER"
+	ktap_test_skip "no $fs/require-start: $what"
+	ktap_test_skip "the same registration without the failures"
 else
 	# register_kprobe() and the next text symbol: the addresses of its code.
 	range=$(awk '$3 == "register_kprobe" && ($2 == "T" || $2 == "t") { a = $1 }
@@ -302,7 +291,7 @@ else
 			[ "$(istat resizes)" -eq "$r0" ] && counts_ok
 	}
 	# Without them: k + 1 registered, and the index rebuilt (at the
-	# same size: k + 1 probes fit in it) without its deleted slots.
+	# size its probes need) without its deleted slots.
 	rebuilt_ok()
 	{
 		[ "$rc" -eq 0 ] && [ "$(nfill)" -eq $((k + 1)) ] &&
@@ -316,8 +305,8 @@ else
 	filled=$(($(istat probes) + $(istat deleted)))
 	k=$((s0 - 1 - filled))
 	if [ -z "$end" ] || [ "$start" = "0000000000000000" ] || [ "$s0" -gt 128 ]; then
-		skip "no address of register_kprobe() ($range), or $s0 slots"
-		skip "the same registration without the failures"
+		ktap_test_skip "no address of register_kprobe() ($range), or $s0 slots"
+		ktap_test_skip "the same registration without the failures"
 	else
 		echo "0x$start" >"$fs/require-start"
 		echo "0x$end" >"$fs/require-end"
@@ -334,18 +323,22 @@ else
 		err=$(cat "$tmp.err")
 		ktap_print_msg "register_kprobe() at $start-$end; $s0 slots, $filled filled:" \
 			"rc $rc, $(nfill) registered, \"$err\"; index $(tr '\n' ' ' <"$index")"
-		full_ok
-		result $? "allocations under register_kprobe() failing: $k registrations fill" \
-			"the $s0-slot index to its last empty slot, the next fails with ENOMEM"
+		what="allocations under register_kprobe() failing: $k registrations fill"
+		what="$what the $s0-slot index to its last empty slot,"
+		ktap_test_result "$what the next fails with ENOMEM" full_ok
 		fill $((k + 1))
 		rc=$?
-		rebuilt_ok
-		result $? "the same registration without the failures: the index is rebuilt" \
-			"($(istat slots) slots, $(istat deleted) deleted, $((k + 1)) registered)"
+		what="the same registration without the failures: the index is rebuilt"
+		what="$what ($(istat slots) slots, $(istat deleted) deleted,"
+		ktap_test_result "$what $((k + 1)) registered)" rebuilt_ok
 	fi
 fi
 
 fill 0
-[ "$(istat probes)" -eq "$p0" ] && [ "$(listed)" -eq "$l0" ]
-result $? "afterwards the index counts the $p0 probes it counted before"
+# restored_ok: the index and kprobes/list count what they did before.
+restored_ok()
+{
+	[ "$(istat probes)" -eq "$p0" ] && [ "$(listed)" -eq "$l0" ]
+}
+ktap_test_result "afterwards the index counts the $p0 probes it counted before" restored_ok
 ktap_finished
