@@ -332,9 +332,10 @@ else
 		record FAIL "new files: identical to 6.12's but for the API changes listed"
 fi
 
-# 5. The series also applies to the newest vanilla 6.12 that downloads: in
-#    the background, beside the first build (its apt-get tries versions
-#    until one answers, 25 s).
+# 5. The series also applies to the newest vanilla 6.12 that downloads,
+#    and its objects compile there: in the background, at a lower
+#    priority, until the end (its apt-get tries versions until one
+#    answers, 25 s; then the whole tree is extracted and configured).
 vanilla_pid=
 if [ "$BASE" = 6.12 ]; then
 	rm -f "$(bg_rc vanilla)"
@@ -419,6 +420,9 @@ if matrix CONFIG_KSTATS=m CONFIG_KSTATS=m; then
 	record PASS "build: $(basename "${PATCHES[-1]}")"
 	# 6b. With KSTATS=m, a built-in caller compiles to the stubs.
 	ran reachable.sh "$TOP/harness/reachable.sh" "$SRC" "$OBJ" "$RES"
+	# 6c. No helper of the kprobe lookup can be probed (the hit-path
+	#     objects as built, and again with -fno-inline).
+	ran hitpath.sh "$TOP/harness/hitpath.sh" "$SRC" "$OBJ" "$RES"
 else
 	record FAIL "build: $(basename "${PATCHES[-1]}")"
 fi
@@ -443,7 +447,6 @@ fi
 #    short stress run (`make stress` runs the long one) and a short
 #    kstats/BPF/hist comparison.  First, the fragment still says what
 #    Debian's kernel says.
-[ -z "$vanilla_pid" ] || bg_done vanilla "$vanilla_pid" vanilla.sh
 distro_pid=
 rm -f "$(bg_rc distro)"
 bg_run distro ran distro.sh "$TOP/harness/distro.sh" "$RES" &
@@ -627,6 +630,7 @@ elif [ -d "$SRC/tools/testing/kprobe_cache" ]; then
 	ran hostbench.sh "$TOP/harness/hostbench.sh" "$SRC" "$CHK" quick "$RES" >/dev/null
 fi
 
+[ -z "$vanilla_pid" ] || bg_done vanilla "$vanilla_pid" vanilla.sh
 [ -z "$w1_pid" ] || bg_done w1 "$w1_pid" "W=1 and sparse: the job" "W=1 and sparse"
 [ -z "$distro_pid" ] || bg_done distro "$distro_pid" distro.sh
 bg_done checkpatch "$checkpatch_pid" checkpatch

@@ -30,8 +30,10 @@ trap 'rm -f "$blurb"' EXIT
 	echo "Base: $base_desc"
 	if [ "$BASE" = 6.12 ]; then
 		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
-		echo "date and identity.  \`make check\` also applies the series to vanilla"
-		echo "v6.12.117 when the .orig.tar.xz of \`apt-get source linux-6.12\` can be had.)"
+		echo "date and identity.  The series builds on v6.12.112 and later: patch 2"
+		echo "uses struct event_command's trigger and print callbacks, which 6.12.112"
+		echo "took from mainline.  \`make check\` also applies the series to the newest"
+		echo "vanilla 6.12.y that Debian's archive serves and compiles its objects there.)"
 	else
 		echo "(the release's orig tarball from Debian's archive, $(git -C "$LINUX" log -1 --format=%b base | sed -n 's/^Extracted from \([^ ]*\).*/\1/p'),"
 		echo "committed as one commit with a fixed date and identity: base-commit"

@@ -1,16 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The series must also apply to a vanilla 6.12.y: the newest version of
-# Debian's linux-6.12 source package whose .orig.tar.xz downloads (apt-cache
-# showsrc lists them; many answer 404, so newest first), or the tarball
-# named by VANILLA_TARBALL.  Only the files the series modifies are
-# extracted.  When no tarball can be had, the check is reported as
-# skipped, with the reason.
+# The series must also apply to a vanilla 6.12.y, and build there: the
+# newest version of Debian's linux-6.12 source package whose .orig.tar.xz
+# downloads (apt-cache showsrc lists them; many answer 404, so newest
+# first), or the tarball named by VANILLA_TARBALL.  The patches are
+# applied one by one with git am to the files the series modifies; then
+# the whole tree, with the series applied, compiles the objects of every C
+# file the series creates or changes (make check's configuration, make -k,
+# each object checked).  The series needs 6.12.$VANILLA_MIN or later
+# (struct event_command's trigger and print callbacks, which 6.12.112 took
+# from mainline with "tracing: Merge struct event_trigger_ops into struct
+# event_command"): on an older release the objects that use them must fail
+# for that reason alone, which is reported as a skip, and every other
+# object must compile.  When no tarball can be had, the check is reported
+# as skipped, with the reason.
 # Usage: vanilla.sh RESULTS
 . "$(dirname "$0")/common.sh"
 
 RES=$1
 VDIR=$OUT/vanilla
+VANILLA_MIN=112
 mkdir -p "$VDIR"
 
 tarball=${VANILLA_TARBALL:-}
@@ -85,3 +94,49 @@ while read -r p; do
 		exit 1
 	fi
 done < <(series_patches)
+
+# The whole tree with the series applied: the release, then the files of
+# the patched repository over it.
+log "vanilla: extracting the whole $name tree and building the series' objects"
+rm -rf "$VDIR/full" "$VDIR/build"
+mkdir -p "$VDIR/full"
+tar xJf "$tarball" -C "$VDIR/full" --strip-components=1
+git -C "$VDIR/tree" ls-files -z | (cd "$VDIR/tree" && xargs -0 cp --parents -t "$VDIR/full")
+objs=$( {
+	echo "$created"
+	echo "$files"
+} | kernel_c_files | sed 's/\.c$/.o/' | sort -u)
+if ! "$TOP/harness/kconfig.sh" "$VDIR/full" "$VDIR/build" "$TOP/harness/configs/qemu.config" \
+	"$TOP/harness/configs/check.config" >"$VDIR/kconfig.log" 2>&1; then
+	tail -5 "$VDIR/kconfig.log" >&2
+	rec FAIL "build (vanilla $name): configuration" "see $VDIR/kconfig.log"
+	exit 1
+fi
+cc=$(kmake_cc)
+# shellcheck disable=SC2086
+LC_ALL=C nice -n 5 make -C "$VDIR/full" O="$VDIR/build" ${cc:+"$cc"} -j"$JOBS" -k $objs \
+	>"$VDIR/build.log" 2>&1 || true
+minor=${name#6.12.}
+minor=${minor%%[!0-9]*}
+ok=0 known=() bad=()
+for o in $objs; do
+	if [ -f "$VDIR/build/$o" ]; then
+		ok=$((ok + 1))
+	elif [ "$minor" -lt "$VANILLA_MIN" ] &&
+	     grep -q "^[^ ]*${o%.o}\.c:[0-9:]* error: .struct event_command. has no member named" \
+		"$VDIR/build.log"; then
+		known+=("$o")
+	else
+		bad+=("$o")
+	fi
+done
+if [ ${#bad[@]} -gt 0 ]; then
+	grep -E 'error' "$VDIR/build.log" | head -10 >&2
+	rec FAIL "build (vanilla $name): the series' objects compile" "${bad[*]} failed, see $VDIR/build.log"
+	exit 1
+fi
+rec PASS "build (vanilla $name): $ok of the series' $(echo "$objs" | wc -w) objects compile"
+if [ ${#known[@]} -gt 0 ]; then
+	rec SKIP "build (vanilla $name): ${known[*]}" \
+		"6.12.$minor predates 6.12.$VANILLA_MIN's struct event_command (trigger, print), which the series needs"
+fi

@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/completion.h>
+#include <linux/context_tracking.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -171,6 +172,34 @@ static void kpc_test_hit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.hits - before.hits, 100UL);
 	KUNIT_EXPECT_EQ(test, after.misses - before.misses, 0UL);
 	unregister_kprobe(&p.kp);
+}
+
+/*
+ * A function traced while RCU is not watching its CPU (an extended
+ * quiescent state, as the idle loop enters it) must not run its
+ * ftrace-based probe: the kprobe, and the index of the table it is found
+ * in, may be freed under it.  The call outside that state hits.
+ */
+static void kpc_test_rcu_not_watching(struct kunit *test)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	struct kpc_probe p;
+	unsigned long flags;
+
+	if (IS_ENABLED(CONFIG_RCU_EQS_DEBUG))
+		kunit_skip(test, "RCU_EQS_DEBUG: only the idle task may enter idle");
+	KUNIT_ASSERT_EQ(test, kpc_register(test, &p, KPC_FTRACE), 0);
+	local_irq_save(flags);
+	ct_idle_enter();
+	kpc_call(1);
+	ct_idle_exit();
+	local_irq_restore(flags);
+	kpc_call(2);
+	unregister_kprobe(&p.kp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 1);
+#else
+	kunit_skip(test, "no CONFIG_CONTEXT_TRACKING_IDLE");
+#endif
 }
 
 static void kpc_test_aggregate(struct kunit *test)
@@ -807,6 +836,7 @@ static void kpc_test_hash_spread(struct kunit *test)
 
 static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_hit, kpc_path_gen_params),
+	KUNIT_CASE(kpc_test_rcu_not_watching),
 	KUNIT_CASE_PARAM(kpc_test_aggregate, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_unregister, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),

@@ -39,10 +39,15 @@
  *                          kprobe table while the hot probes are hit
  *   empty LOOPS            call kpb_empty() LOOPS times (traced through
  *                          kstats/_control to measure kstats itself)
- *   set PATH N             register N disabled probes on fill sites of PATH
- *                          (ftrace: the entries, int3: the instruction
- *                          after) with register_kprobes(): the enabling
- *                          set; the fill set must be empty
+ *   set PATH N [MODE]      register N probes on fill sites of PATH
+ *                          (ftrace and kretprobe: the entries, int3: the
+ *                          instruction after) with register_kprobes() or
+ *                          register_kretprobes(): the enabling set; the
+ *                          fill set must be empty.  MODE off (the
+ *                          default): disabled; on: enabled; aggr:
+ *                          enabled, each site that fire calls holding a
+ *                          probe of its own first (an aggregator);
+ *                          aggr-disabled: the same, that probe disabled
  *   arm MODE [BUDGET_MS]   arm the set: MODE one calls enable_kprobe() for
  *                          one probe after the other and stops after
  *                          BUDGET_MS, MODE batch calls enable_kprobes()
@@ -50,6 +55,7 @@
  *                          disable_kprobe() or disable_kprobes()
  *   fire                   call every 16th function of the set: the
  *                          enabled probes, and only those, must fire
+ *                          (with aggr, the sites' own probes too)
  *   unset                  unregister the set in one unregister_kprobes()
  *   sample MODE LOOPS NODE fire the kpb_sample trace event LOOPS times, in
  *                          batches of KPB_BATCH, each batch's ns per event
@@ -562,67 +568,163 @@ static int kpb_cmd_empty(unsigned int loops)
 }
 
 /*
- * The enabling-time set: probes on fill sites, registered disabled, then
- * armed and disarmed one at a time or in one batch.
+ * The enabling-time set: probes on fill sites, registered with
+ * register_kprobes() (kretprobes: register_kretprobes()) disabled, then
+ * armed and disarmed one at a time or in one batch; or registered enabled
+ * (KPB_SET_ON), where with KPB_SET_AGGR each site that "fire" calls first
+ * gets a probe of its own, so that the set's probes join it under an
+ * aggregator (KPB_SET_AGGR_OFF: a disabled one, so that the aggregator
+ * is disabled until the set's probe joins it).
  */
+enum kpb_set_mode { KPB_SET_OFF, KPB_SET_ON, KPB_SET_AGGR, KPB_SET_AGGR_OFF };
+
+static const char * const kpb_set_mode_name[] = {
+	[KPB_SET_OFF] = "off",
+	[KPB_SET_ON] = "on",
+	[KPB_SET_AGGR] = "aggr",
+	[KPB_SET_AGGR_OFF] = "aggr-disabled",
+};
+
 static struct kpb_set {
 	struct kprobe *kp;
+	struct kretprobe *rp;
 	struct kprobe **ps;
-	unsigned int n, armed;
+	struct kprobe *extra;
+	unsigned int n, armed, nr_extra;
+	bool extra_on;
 	int path;
 } kpb_set;
 
+/* Every 16th site of the set: the ones kpb_cmd_fire() calls. */
+#define KPB_FIRE_STRIDE	16
+
 static u64 kpb_set_unregister(void)
 {
+	struct kpb_set *s = &kpb_set;
+	struct kretprobe **rps;
+	unsigned int i;
 	u64 t0 = ktime_get_ns();
 
-	if (kpb_set.n)
-		unregister_kprobes(kpb_set.ps, kpb_set.n);
+	if (s->n && s->rp) {
+		/* The kretprobes' entry probes are s->ps[]: reuse the array. */
+		rps = (struct kretprobe **)s->ps;
+		for (i = 0; i < s->n; i++)
+			rps[i] = &s->rp[i];
+		unregister_kretprobes(rps, s->n);
+	} else if (s->n) {
+		unregister_kprobes(s->ps, s->n);
+	}
 	t0 = ktime_get_ns() - t0;
-	kvfree(kpb_set.kp);
-	kvfree(kpb_set.ps);
-	memset(&kpb_set, 0, sizeof(kpb_set));
+	for (i = 0; i < s->nr_extra; i++)
+		unregister_kprobe(&s->extra[i]);
+	kvfree(s->kp);
+	kvfree(s->rp);
+	kvfree(s->ps);
+	kvfree(s->extra);
+	memset(s, 0, sizeof(*s));
 	return t0;
 }
 
-static int kpb_cmd_set(int path, unsigned int n)
+/* The probed address of the set's @i-th site on @path. */
+static void *kpb_set_addr(int path, unsigned int i)
+{
+	return path == KPB_INT3 ? kpb_body(KPB_FILL_BASE + i) :
+				  kpb_site(KPB_FILL_BASE + i);
+}
+
+/* With KPB_SET_AGGR*: one probe of its own on each fired site. */
+static int kpb_set_extra(int path, unsigned int n, bool on)
+{
+	struct kpb_set *s = &kpb_set;
+	unsigned int i;
+	int ret;
+
+	s->extra = kvcalloc(DIV_ROUND_UP(n, KPB_FIRE_STRIDE), sizeof(*s->extra),
+			    GFP_KERNEL);
+	if (!s->extra)
+		return -ENOMEM;
+	for (i = 0; i < n; i += KPB_FIRE_STRIDE) {
+		s->extra[s->nr_extra].addr = kpb_set_addr(path, i);
+		s->extra[s->nr_extra].pre_handler = kpb_pre;
+		s->extra[s->nr_extra].flags = on ? 0 : KPROBE_FLAG_DISABLED;
+		ret = register_kprobe(&s->extra[s->nr_extra]);
+		if (ret)
+			return ret;
+		s->nr_extra++;
+	}
+	return 0;
+}
+
+static int kpb_set_register(int path, unsigned int n, int mode)
+{
+	struct kpb_set *s = &kpb_set;
+	unsigned int flags = mode == KPB_SET_OFF ? KPROBE_FLAG_DISABLED : 0;
+	struct kretprobe **rps;
+	unsigned int i;
+
+	if (path == KPB_KRETPROBE) {
+		s->rp = kvcalloc(n, sizeof(*s->rp), GFP_KERNEL);
+		if (!s->rp)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			s->rp[i].kp.addr = kpb_set_addr(path, i);
+			s->rp[i].kp.flags = flags;
+			s->rp[i].handler = kpb_ret;
+			s->rp[i].maxactive = 4;
+		}
+		rps = (struct kretprobe **)s->ps;
+		for (i = 0; i < n; i++)
+			rps[i] = &s->rp[i];
+		return register_kretprobes(rps, n);
+	}
+	s->kp = kvcalloc(n, sizeof(*s->kp), GFP_KERNEL);
+	if (!s->kp)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		s->kp[i].addr = kpb_set_addr(path, i);
+		s->kp[i].pre_handler = kpb_pre;
+		s->kp[i].flags = flags;
+		s->ps[i] = &s->kp[i];
+	}
+	return register_kprobes(s->ps, n);
+}
+
+static int kpb_cmd_set(int path, unsigned int n, int mode)
 {
 	struct kpb_set *s = &kpb_set;
 	unsigned int i;
 	u64 t0;
 	int ret;
 
-	if (path != KPB_FTRACE && path != KPB_INT3)
+	if (path == KPB_OPT)
 		return -EINVAL;
 	if (!n || n > KPB_FILL_MAX)
 		return -ERANGE;
 	if (kpb_nr_fill)
 		return -EBUSY;
 	kpb_set_unregister();
-	s->kp = kvcalloc(n, sizeof(*s->kp), GFP_KERNEL);
 	s->ps = kvmalloc_array(n, sizeof(*s->ps), GFP_KERNEL);
-	if (!s->kp || !s->ps) {
-		kpb_set_unregister();
-		return -ENOMEM;
-	}
-	s->path = path;
-	for (i = 0; i < n; i++) {
-		s->kp[i].addr = path == KPB_INT3 ? kpb_body(KPB_FILL_BASE + i) :
-						   kpb_site(KPB_FILL_BASE + i);
-		s->kp[i].pre_handler = kpb_pre;
-		s->kp[i].flags = KPROBE_FLAG_DISABLED;
-		s->ps[i] = &s->kp[i];
-	}
-	t0 = ktime_get_ns();
-	ret = register_kprobes(s->ps, n);
-	t0 = ktime_get_ns() - t0;
+	ret = s->ps ? 0 : -ENOMEM;
+	if (!ret && (mode == KPB_SET_AGGR || mode == KPB_SET_AGGR_OFF))
+		ret = kpb_set_extra(path, n, mode == KPB_SET_AGGR);
 	if (ret) {
-		kvfree(s->kp);
-		kvfree(s->ps);
-		memset(s, 0, sizeof(*s));
+		kpb_set_unregister();
 		return ret;
 	}
+	s->path = path;
+	t0 = ktime_get_ns();
+	ret = kpb_set_register(path, n, mode);
+	t0 = ktime_get_ns() - t0;
+	if (ret) {
+		kpb_set_unregister();
+		return ret;
+	}
+	/* The kretprobes' array held kretprobe pointers: entry probes again. */
+	for (i = 0; s->rp && i < n; i++)
+		s->ps[i] = &s->rp[i].kp;
 	s->n = n;
+	s->armed = mode == KPB_SET_OFF ? 0 : n;
+	s->extra_on = mode == KPB_SET_AGGR;
 	snprintf(kpb_result, sizeof(kpb_result),
 		 "set path=%s n=%u register_ns=%llu\n", kpb_path_name[path], n, t0);
 	return 0;
@@ -699,7 +801,8 @@ static int kpb_cmd_disarm(bool batch)
  * one at a time goes in the set's order, so "expect" counts the calls of
  * the first s->armed functions, whatever the probes' flags say.  (After a
  * disarm that stopped half way, the armed ones are not the first: the
- * selftest fires "enabled" only right after arming.)
+ * selftest fires "enabled" only right after arming.)  With aggr, each
+ * call also hits the site's own probe.
  */
 static int kpb_cmd_fire(void)
 {
@@ -707,10 +810,10 @@ static int kpb_cmd_fire(void)
 	unsigned int i, calls = 0, expect = 0;
 	unsigned long h0 = kpb_read_hits();
 
-	for (i = 0; i < s->n; i += 16) {
+	for (i = 0; i < s->n; i += KPB_FIRE_STRIDE) {
 		kpb_fns[KPB_FILL_BASE + i](i);
 		calls++;
-		expect += i < s->armed;
+		expect += (i < s->armed) + s->extra_on;
 	}
 	snprintf(kpb_result, sizeof(kpb_result),
 		 "fire calls=%u hits=%lu expect=%u\n",
@@ -852,7 +955,12 @@ static int kpb_command(char *buf)
 		return kpb_cmd_empty(a);
 	if (!strcmp(verb, "set") && sscanf(buf, "%*s %15s %u", word, &a) == 2) {
 		path = kpb_path(word);
-		return path < 0 ? path : kpb_cmd_set(path, a);
+		if (path < 0)
+			return path;
+		if (sscanf(buf, "%*s %*s %*u %15s", word) != 1)
+			return kpb_cmd_set(path, a, KPB_SET_OFF);
+		n = match_string(kpb_set_mode_name, ARRAY_SIZE(kpb_set_mode_name), word);
+		return n < 0 ? -EINVAL : kpb_cmd_set(path, a, n);
 	}
 	if (!strcmp(verb, "sample") &&
 	    sscanf(buf, "%*s %15s %u %63s", word, &a, name) == 3)

@@ -104,9 +104,9 @@ kprobe_cache_probe(struct kprobe_cache *c, void *addr)
  * number of ways) when @replace is true, and writes nothing otherwise.
  * Returns true when the set was full.
  */
-static inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
-				       struct kprobe *kp, unsigned int victim,
-				       bool replace)
+static __always_inline bool kprobe_cache_insert(struct kprobe_cache *c, void *addr,
+						struct kprobe *kp, unsigned int victim,
+						bool replace)
 {
 	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
 	struct kprobe_cache_way *way = NULL;
@@ -173,7 +173,7 @@ struct kprobe_cache_window {
 };
 
 /* Whether the next miss that finds its set full replaces an entry. */
-static inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
+static __always_inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
 {
 	return !(w->full % KPROBE_CACHE_REPLACE);
 }
@@ -183,8 +183,8 @@ static inline bool kprobe_cache_may_replace(const struct kprobe_cache_window *w)
  * result); @hits is the CPU's hit count so far.  Returns true when this
  * miss ends the second window in a row in which the cache thrashed.
  */
-static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
-					   unsigned long hits, bool full)
+static __always_inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
+						    unsigned long hits, bool full)
 {
 	bool thrashed, before;
 
@@ -206,8 +206,8 @@ static inline bool kprobe_cache_window_end(struct kprobe_cache_window *w,
  * leaves the kprobe pointer, so that the cache's own CPU may run it while
  * another CPU removes an entry.  Returns the number of entries removed.
  */
-static inline unsigned int kprobe_cache_remove(struct kprobe_cache *c,
-					       const void *addr)
+static __always_inline unsigned int kprobe_cache_remove(struct kprobe_cache *c,
+							const void *addr)
 {
 	struct kprobe_cache_set *set = &c->set[kprobe_cache_set_index(addr)];
 	unsigned int i, n = 0;
@@ -221,7 +221,7 @@ static inline unsigned int kprobe_cache_remove(struct kprobe_cache *c,
 	return n;
 }
 
-static inline void kprobe_cache_flush(struct kprobe_cache *c)
+static __always_inline void kprobe_cache_flush(struct kprobe_cache *c)
 {
 	unsigned int s;
 	int i;

@@ -509,6 +509,34 @@ for path in $ENABLE_PATHS; do
 		progress "enabling time: $path N=$n done"
 	done
 done
+
+# register_kprobes() and register_kretprobes() while kprobes are switched
+# off through debugfs: no probe fires then, and once they are switched on
+# again every probe of the array fires once per call, also at addresses
+# that already hold a probe (aggr: the set's probe joins it under an
+# aggregator; aggr-disabled: a disabled one, whose aggregator the set's
+# probe enables), as when each probe is registered with register_kprobe().
+if [ -n "$enable_api" ] && [ -f "$kprobes/enabled" ]; then
+	n=64
+	for path in ftrace int3 kretprobe; do
+		for mode in on aggr aggr-disabled; do
+			what="register $path x$n ($mode) while kprobes/enabled is 0"
+			echo 0 > "$kprobes/enabled"
+			if ! ctl set "$path" "$n" "$mode"; then
+				echo 1 > "$kprobes/enabled"
+				not_ok "$what: $reply"
+				continue
+			fi
+			fails=$KTAP_CNT_FAIL
+			fire none "$mode, registered while kprobes/enabled is 0"
+			echo 1 > "$kprobes/enabled"
+			fire enabled "$mode, kprobes/enabled 1 again"
+			ctl unset || not_ok "unset $path $n: $reply"
+			[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what: all fire once enabled again"
+		done
+	done
+	progress "registration while kprobes are switched off done"
+fi
 optimization 1
 
 # kstats next to an ftrace hist trigger, on the same trace event.
