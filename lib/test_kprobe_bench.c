@@ -47,7 +47,9 @@
  *                          default): disabled; on: enabled; aggr:
  *                          enabled, each site that fire calls holding a
  *                          probe of its own first (an aggregator);
- *                          aggr-disabled: the same, that probe disabled
+ *                          aggr-disabled: the same, that probe disabled;
+ *                          mixed: enabled, every odd one with a
+ *                          post_handler (ftrace: the IPMODIFY ftrace_ops)
  *   arm MODE [BUDGET_MS]   arm the set: MODE one calls enable_kprobe() for
  *                          one probe after the other and stops after
  *                          BUDGET_MS, MODE batch calls enable_kprobes()
@@ -57,6 +59,12 @@
  *                          enabled probes, and only those, must fire
  *                          (with aggr, the sites' own probes too)
  *   unset                  unregister the set in one unregister_kprobes()
+ *   conflict on|off        hold the set's second site with an IPMODIFY
+ *                          ftrace_ops of this module's, as a live patch
+ *                          would, or let it go
+ *   spin on|off            call the set's first site in a kernel thread,
+ *                          over and over; off reports the probe hits
+ *                          meanwhile
  *   sample MODE LOOPS NODE fire the kpb_sample trace event LOOPS times, in
  *                          batches of KPB_BATCH, each batch's ns per event
  *                          into NODE; MODE kstats first attaches a kstats
@@ -198,6 +206,11 @@ static int kpb_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	this_cpu_inc(kpb_hits);
 	return 0;
+}
+
+static void kpb_post(struct kprobe *p, struct pt_regs *regs,
+		     unsigned long flags)
+{
 }
 
 static int kpb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -574,15 +587,20 @@ static int kpb_cmd_empty(unsigned int loops)
  * (KPB_SET_ON), where with KPB_SET_AGGR each site that "fire" calls first
  * gets a probe of its own, so that the set's probes join it under an
  * aggregator (KPB_SET_AGGR_OFF: a disabled one, so that the aggregator
- * is disabled until the set's probe joins it).
+ * is disabled until the set's probe joins it).  KPB_SET_MIXED gives every
+ * odd probe a post_handler: on ftrace, the probes of one batch then use
+ * both of the kprobes' ftrace_ops.
  */
-enum kpb_set_mode { KPB_SET_OFF, KPB_SET_ON, KPB_SET_AGGR, KPB_SET_AGGR_OFF };
+enum kpb_set_mode {
+	KPB_SET_OFF, KPB_SET_ON, KPB_SET_AGGR, KPB_SET_AGGR_OFF, KPB_SET_MIXED
+};
 
 static const char * const kpb_set_mode_name[] = {
 	[KPB_SET_OFF] = "off",
 	[KPB_SET_ON] = "on",
 	[KPB_SET_AGGR] = "aggr",
 	[KPB_SET_AGGR_OFF] = "aggr-disabled",
+	[KPB_SET_MIXED] = "mixed",
 };
 
 static struct kpb_set {
@@ -683,6 +701,8 @@ static int kpb_set_register(int path, unsigned int n, int mode)
 	for (i = 0; i < n; i++) {
 		s->kp[i].addr = kpb_set_addr(path, i);
 		s->kp[i].pre_handler = kpb_pre;
+		if (mode == KPB_SET_MIXED && i % 2)
+			s->kp[i].post_handler = kpb_post;
 		s->kp[i].flags = flags;
 		s->ps[i] = &s->kp[i];
 	}
@@ -696,7 +716,7 @@ static int kpb_cmd_set(int path, unsigned int n, int mode)
 	u64 t0;
 	int ret;
 
-	if (path == KPB_OPT)
+	if (path == KPB_OPT || (path == KPB_KRETPROBE && mode == KPB_SET_MIXED))
 		return -EINVAL;
 	if (!n || n > KPB_FILL_MAX)
 		return -ERANGE;
@@ -821,6 +841,90 @@ static int kpb_cmd_fire(void)
 	return 0;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+static void kpb_conflict_fn(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops kpb_conflict_ops = {
+	.func = kpb_conflict_fn,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+static bool kpb_conflict_on;
+
+/*
+ * Another ftrace user that may change the instruction pointer, on the set's
+ * second site (the first one that "set ... mixed" gives a post_handler):
+ * ftrace lets only one such user have a function.
+ */
+static int kpb_cmd_conflict(bool on)
+{
+	unsigned long ip = (unsigned long)kpb_site(KPB_FILL_BASE + 1);
+	int ret = 0;
+
+	if (on && !kpb_conflict_on) {
+		ret = ftrace_set_filter_ip(&kpb_conflict_ops, ip, 0, 1);
+		if (!ret)
+			ret = register_ftrace_function(&kpb_conflict_ops);
+		if (ret) {
+			ftrace_free_filter(&kpb_conflict_ops);
+			return ret;
+		}
+	} else if (!on && kpb_conflict_on) {
+		ret = unregister_ftrace_function(&kpb_conflict_ops);
+		if (ret)
+			return ret;
+		ftrace_free_filter(&kpb_conflict_ops);
+	}
+	kpb_conflict_on = on;
+	snprintf(kpb_result, sizeof(kpb_result), "conflict %s at %ps\n",
+		 on ? "on" : "off", (void *)ip);
+	return 0;
+}
+#else
+static int kpb_cmd_conflict(bool on)
+{
+	return on ? -EOPNOTSUPP : 0;
+}
+#endif
+
+static struct task_struct *kpb_spinner;
+static unsigned long kpb_spin_hits;
+
+static int kpb_spin_fn(void *data)
+{
+	u32 x = 0;
+
+	while (!kthread_should_stop()) {
+		x = kpb_fns[KPB_FILL_BASE](x);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Calls the set's first site in a loop, from a kernel thread. */
+static int kpb_cmd_spin(bool on)
+{
+	if (on && !kpb_spinner) {
+		kpb_spin_hits = kpb_read_hits();
+		kpb_spinner = kthread_run(kpb_spin_fn, NULL, "kpb_spin");
+		if (IS_ERR(kpb_spinner)) {
+			int ret = PTR_ERR(kpb_spinner);
+
+			kpb_spinner = NULL;
+			return ret;
+		}
+	} else if (!on && kpb_spinner) {
+		kthread_stop(kpb_spinner);
+		kpb_spinner = NULL;
+		kpb_spin_hits = kpb_read_hits() - kpb_spin_hits;
+	}
+	snprintf(kpb_result, sizeof(kpb_result), "spin %s hits=%lu\n",
+		 on ? "on" : "off", on ? 0 : kpb_spin_hits);
+	return 0;
+}
+
 static int kpb_cmd_unset(void)
 {
 	unsigned int n = kpb_set.n;
@@ -929,6 +1033,14 @@ static int kpb_command(char *buf)
 		return kpb_cmd_fire();
 	if (!strcmp(verb, "unset"))
 		return kpb_cmd_unset();
+	if ((!strcmp(verb, "conflict") || !strcmp(verb, "spin")) &&
+	    sscanf(buf, "%*s %15s", word) == 1) {
+		if (strcmp(word, "on") && strcmp(word, "off"))
+			return -EINVAL;
+		if (!strcmp(verb, "spin"))
+			return kpb_cmd_spin(!strcmp(word, "on"));
+		return kpb_cmd_conflict(!strcmp(word, "on"));
+	}
 	if ((!strcmp(verb, "arm") || !strcmp(verb, "disarm")) &&
 	    sscanf(buf, "%*s %15s", word) == 1) {
 		if (strcmp(word, "one") && strcmp(word, "batch"))
@@ -1040,6 +1152,8 @@ static void __exit kpb_exit(void)
 {
 	debugfs_remove(kpb_dir);
 	mutex_lock(&kpb_mutex);
+	kpb_cmd_spin(false);
+	kpb_cmd_conflict(false);
 	kpb_unhot_all();
 	kpb_set_unregister();
 	kpb_unfill_to(0);

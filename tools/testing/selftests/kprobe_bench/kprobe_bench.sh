@@ -537,6 +537,45 @@ if [ -n "$enable_api" ] && [ -f "$kprobes/enabled" ]; then
 	done
 	progress "registration while kprobes are switched off done"
 fi
+
+# A batch of ftrace-based probes, every other one with a post_handler (the
+# kprobes' IPMODIFY ftrace_ops), one of whose functions another IPMODIFY
+# user holds (the module's own ftrace_ops, as a live patch would):
+# register_kprobes() fails, and no probe of the batch fires meanwhile,
+# although a kernel thread calls the function of one without a
+# post_handler all along.  Once that user is gone, the same batch
+# registers, and its probes fire.
+if [ -n "$enable_api" ] && ctl conflict on; then
+	n=64 path=ftrace
+	what="register $path x$n (mixed) on a function an IPMODIFY ftrace user holds"
+	ctl spin on || not_ok "spin on: $reply"
+	if ctl set "$path" "$n" mixed; then
+		ctl unset
+		ctl spin off
+		not_ok "$what: registered"
+	else
+		ctl spin off
+		hits=$(field hits)
+		if [ "$hits" = 0 ]; then
+			ok "$what: it fails, and no probe fired meanwhile"
+		else
+			not_ok "$what: $hits probe hits while it failed"
+		fi
+	fi
+	ctl conflict off || not_ok "conflict off: $reply"
+	what="register $path x$n (mixed) once that user is gone"
+	if ctl set "$path" "$n" mixed; then
+		fails=$KTAP_CNT_FAIL
+		fire enabled "mixed"
+		ctl unset || not_ok "unset $path $n: $reply"
+		[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what: its probes fire"
+	else
+		not_ok "$what: $reply"
+	fi
+	progress "registration against an IPMODIFY ftrace user done"
+else
+	diag "no batched enabling, or no IPMODIFY ftrace_ops: the conflict skipped"
+fi
 optimization 1
 
 # kstats next to an ftrace hist trigger, on the same trace event.

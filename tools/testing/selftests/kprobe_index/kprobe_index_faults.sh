@@ -21,7 +21,18 @@
 #    on until the index has one empty slot left, the next one fails with
 #    ENOMEM and leaves the index as it was; without the failures the same
 #    registration succeeds and the index is rebuilt without its deleted
-#    slots.
+#    slots;
+#  - two allocations of registering probes on ftrace sites fail, half of
+#    the probes with a post_handler (both ftrace_ops of kprobes), for every
+#    allocation budget up to what the registration needs (failslab's
+#    space: the first allocation the budget does not cover fails, then the
+#    next one it does not cover; times 2).  One budget fails the second
+#    ftrace_ops' filter update and then the undo of the first.  Whatever
+#    failed, no probe is left in kprobes/list or in a filter of an
+#    ftrace_ops (tracefs enabled_functions), and the same registration
+#    then succeeds, fires and is unregistered, leaving every ftrace_ops as
+#    it was: an ops that counted its probes twice would be left registered
+#    with an empty filter, which traces every function.
 #
 # The indexes stay at most 256 slots (4 KiB), which kmalloc() serves: a
 # failed vmalloc() fallback would print a warning with a stack trace.
@@ -198,7 +209,7 @@ fill 1
 ftrace=$(($(grep -c FTRACE "$list") - f0))
 fill 0
 [ "$ftrace" -eq 1 ] || skip_all "the module's fill probes are not on ftrace"
-ktap_set_plan 5
+ktap_set_plan 8
 
 # 1. Each allocation failed in turn: the N-th allocation of registering
 #    M probes (from none), then of unregistering them, for N = 1, 2, ...
@@ -332,6 +343,111 @@ else
 		what="$what ($(istat slots) slots, $(istat deleted) deleted,"
 		ktap_test_result "$what $((k + 1)) registered)" rebuilt_ok
 	fi
+fi
+
+fill 0
+
+# 3. Two allocations of registering a mixed set failed, for every budget.
+tracefs=/sys/kernel/tracing
+ef=$tracefs/enabled_functions
+[ -r "$ef" ] || mount -t tracefs nodev "$tracefs" 2>/dev/null
+np=4
+# ftrace_left: lines of enabled_functions for the module's sites.
+ftrace_left()
+{
+	grep -c kpb_fn_ "$ef"
+}
+undone()
+{
+	dmesg | grep -c "failed to undo arming the probes with a post_handler"
+}
+mixed()
+{
+	echo "set ftrace $np mixed" 2>&6 >&5
+}
+if [ ! -r "$ef" ] || ! mixed; then
+	what="no $ef, or no mixed set in test_kprobe_bench"
+	ktap_test_skip "$what: two allocation failures while registering"
+	ktap_test_skip "$what: the undo of the first ftrace_ops failed"
+	ktap_test_skip "$what: the same registration without the failures"
+else
+	echo unset >&5
+	[ -e "$fs/require-start" ] && echo 0 >"$fs/require-start" &&
+		echo 0xffffffffffffffff >"$fs/require-end"
+	e0=$(grep -c . "$ef")
+	k0=$(ftrace_left)
+	u0=$(undone)
+	echo 1 >"$fs/task-filter"
+	echo 1 >"$fs/interval"
+	echo 100 >"$fs/probability"
+	# make-it-fail written through a file opened before: an open allocates.
+	exec 8>/proc/self/make-it-fail
+	# What the registration allocates: the budget it used of a big one.
+	big=100000000
+	echo 2 >"$fs/times"
+	echo "$big" >"$fs/space"
+	echo 1 >&8
+	mixed
+	rc=$?
+	echo 0 >&8
+	used=$((big - $(cat "$fs/space")))
+	echo unset >&5
+	bad=0 tries=0 failed=0
+	b=1
+	while [ "$rc" -eq 0 ] && [ "$b" -le $((used + 8)) ]; do
+		echo 2 >"$fs/times"
+		echo "$b" >"$fs/space"
+		echo 1 >&8
+		mixed
+		r=$?
+		echo 0 >&8
+		tries=$((tries + 1))
+		[ "$r" -eq 0 ] || failed=$((failed + 1))
+		echo unset >&5
+		if [ "$(ftrace_left)" -ne "$k0" ] || [ "$(listed)" -ne "$l0" ]; then
+			bad=$((bad + 1))
+			ktap_print_msg "budget $b: rc $r, $(listed) listed, $(ftrace_left) sites in $ef"
+		fi
+		b=$((b + 8))
+	done
+	exec 8>&-
+	echo 0 >"$fs/probability"
+	u=$(($(undone) - u0))
+	ktap_print_msg "registering $np probes allocates $used bytes: $tries budgets," 		"$failed failed the registration, $u failed the undo of the first ftrace_ops"
+	twice_ok()
+	{
+		[ "$rc" -eq 0 ] && [ "$tries" -gt 0 ] && [ "$bad" -eq 0 ]
+	}
+	what="two allocations of registering $np ftrace probes (half with a post_handler)"
+	ktap_test_result "$what failed, for every budget: none is left registered or in ftrace" \
+		twice_ok
+	undo_ok()
+	{
+		[ "$u" -ge 1 ]
+	}
+	ktap_test_result "the undo of the first ftrace_ops failed ($u budgets)" undo_ok
+	mixed
+	rc=$?
+	fired=
+	if [ "$rc" -eq 0 ]; then
+		echo fire >&5
+		fired=$(cat "$bench/result")
+		echo unset >&5
+	fi
+	again_ok()
+	{
+		case "$fired" in
+		"fire calls="*) ;;
+		*) return 1 ;;
+		esac
+		h=${fired#*hits=}
+		h=${h%% *}
+		x=${fired#*expect=}
+		[ "$h" = "$x" ] && [ "$(grep -c . "$ef")" -eq "$e0" ] &&
+			[ "$(ftrace_left)" -eq "$k0" ]
+	}
+	what="the same registration without the failures fires ($fired),"
+	ktap_test_result "$what and its unregistration leaves $e0 lines in $ef" again_ok
 fi
 
 fill 0
