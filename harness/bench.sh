@@ -131,6 +131,13 @@ VARIANT_N="1 1000 10000 40000"
 # default was 20,000.
 OTHER_LOOPS=${LOOPS:-48000}
 variants=()
+# The big hot set as the series' boot measures it (H_BIG, BIG_PATHS: the
+# older kselftests default to other paths), the rounds and the churn, so
+# that every row of the report has every kernel.
+variant_knobs=("KPB_BIG_PATHS='${BIG_PATHS:-ftrace int3 kretprobe}'")
+[ -n "${H_BIG:-}" ] && variant_knobs+=("KPB_H_BIG='$H_BIG'")
+[ -n "${ROUNDS:-}" ] && variant_knobs+=("KPB_ROUNDS='$ROUNDS'")
+[ -n "${CHURN_BATCH:-}" ] && variant_knobs+=("KPB_CHURN_BATCH='$CHURN_BATCH'")
 variant() {
 	local src
 	src=$(at_commit "$1" "$2")
@@ -139,7 +146,7 @@ variant() {
 	log "bench: booting $5"
 	QEMU_CPU=max run_bench "$src" "$B/build-$1" "$B/boot-$1" \
 		"KPB_N='$3'" "KPB_H='$4'" "KPB_PATHS='ftrace int3 kretprobe'" \
-		"KPB_LOOPS='$OTHER_LOOPS'" "KPB_ENABLE_BUDGET=2000"
+		"KPB_LOOPS='$OTHER_LOOPS'" "KPB_ENABLE_BUDGET=2000" "${variant_knobs[@]}"
 	variants+=("$1")
 }
 

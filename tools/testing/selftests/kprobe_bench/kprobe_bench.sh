@@ -567,8 +567,13 @@ if [ -n "$enable_api" ] && ctl conflict on; then
 	if ctl set "$path" "$n" mixed; then
 		fails=$KTAP_CNT_FAIL
 		fire enabled "mixed"
+		# The thread hits a probe that is armed (or the first case
+		# would prove nothing).
+		ctl spin on && sleep 1 && ctl spin off
+		[ "$(field hits)" -gt 0 ] 2>/dev/null ||
+			not_ok "$what: the kernel thread hit no probe in 1 s ($reply)"
 		ctl unset || not_ok "unset $path $n: $reply"
-		[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what: its probes fire"
+		[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what: its probes fire, also in a kernel thread"
 	else
 		not_ok "$what: $reply"
 	fi
