@@ -863,29 +863,34 @@ static int kpb_cmd_conflict(bool on)
 	unsigned long ip = (unsigned long)kpb_site(KPB_FILL_BASE + 1);
 	int ret = 0;
 
+	/* The filter stays while the ops is off: kpb_conflict_free() frees it. */
 	if (on && !kpb_conflict_on) {
 		ret = ftrace_set_filter_ip(&kpb_conflict_ops, ip, 0, 1);
 		if (!ret)
 			ret = register_ftrace_function(&kpb_conflict_ops);
-		if (ret) {
-			ftrace_free_filter(&kpb_conflict_ops);
-			return ret;
-		}
 	} else if (!on && kpb_conflict_on) {
 		ret = unregister_ftrace_function(&kpb_conflict_ops);
-		if (ret)
-			return ret;
-		ftrace_free_filter(&kpb_conflict_ops);
 	}
+	if (ret)
+		return ret;
 	kpb_conflict_on = on;
 	snprintf(kpb_result, sizeof(kpb_result), "conflict %s at %ps\n",
 		 on ? "on" : "off", (void *)ip);
 	return 0;
 }
+
+static void kpb_conflict_free(void)
+{
+	ftrace_free_filter(&kpb_conflict_ops);
+}
 #else
 static int kpb_cmd_conflict(bool on)
 {
 	return on ? -EOPNOTSUPP : 0;
+}
+
+static void kpb_conflict_free(void)
+{
 }
 #endif
 
@@ -894,10 +899,13 @@ static unsigned long kpb_spin_hits;
 
 static int kpb_spin_fn(void *data)
 {
+	kpb_fn_t fn = kpb_fns[KPB_FILL_BASE];
 	u32 x = 0;
 
+	/* Opaque: the compiler could drop calls of a pure function. */
+	OPTIMIZER_HIDE_VAR(fn);
 	while (!kthread_should_stop()) {
-		x = kpb_fns[KPB_FILL_BASE](x);
+		x = fn(x);
 		cond_resched();
 	}
 	return 0;
@@ -1154,6 +1162,7 @@ static void __exit kpb_exit(void)
 	mutex_lock(&kpb_mutex);
 	kpb_cmd_spin(false);
 	kpb_cmd_conflict(false);
+	kpb_conflict_free();
 	kpb_unhot_all();
 	kpb_set_unregister();
 	kpb_unfill_to(0);

@@ -359,7 +359,7 @@ ftrace_left()
 }
 undone()
 {
-	dmesg | grep -c "failed to undo arming the probes with a post_handler"
+	dmesg | grep -c "failed to undo arming"
 }
 mixed()
 {
