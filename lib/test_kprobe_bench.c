@@ -851,6 +851,7 @@ static struct ftrace_ops kpb_conflict_ops = {
 	.func = kpb_conflict_fn,
 	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
 };
+
 static bool kpb_conflict_on;
 
 /*

@@ -573,7 +573,8 @@ if [ -n "$enable_api" ] && ctl conflict on; then
 		[ "$(field hits)" -gt 0 ] 2>/dev/null ||
 			not_ok "$what: the kernel thread hit no probe in 1 s ($reply)"
 		ctl unset || not_ok "unset $path $n: $reply"
-		[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what: its probes fire, also in a kernel thread"
+		what="$what: its probes fire, also in a kernel thread"
+		[ "$KTAP_CNT_FAIL" -ne "$fails" ] || ok "$what"
 	else
 		not_ok "$what: $reply"
 	fi

@@ -406,14 +406,16 @@ else
 		echo unset >&5
 		if [ "$(ftrace_left)" -ne "$k0" ] || [ "$(listed)" -ne "$l0" ]; then
 			bad=$((bad + 1))
-			ktap_print_msg "budget $b: rc $r, $(listed) listed, $(ftrace_left) sites in $ef"
+			ktap_print_msg "budget $b: rc $r, $(listed) listed," \
+				"$(ftrace_left) sites in $ef"
 		fi
 		b=$((b + 8))
 	done
 	exec 8>&-
 	echo 0 >"$fs/probability"
 	u=$(($(undone) - u0))
-	ktap_print_msg "registering $np probes allocates $used bytes: $tries budgets," 		"$failed failed the registration, $u failed the undo of the first ftrace_ops"
+	ktap_print_msg "registering $np probes allocates $used bytes: $tries budgets," \
+		"$failed failed the registration, $u failed the undo of the first ftrace_ops"
 	twice_ok()
 	{
 		[ "$rc" -eq 0 ] && [ "$tries" -gt 0 ] && [ "$bad" -eq 0 ]
