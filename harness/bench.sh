@@ -34,7 +34,7 @@
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
-B=${BENCH_OUT:-$OUT/bench}
+B=$(realpath -m "${BENCH_OUT:-$OUT/bench}")
 OBJ=$B/build
 BOOT=$B/boot
 if [ "${BENCH_TREE:-0}" = 1 ]; then
