@@ -11,8 +11,9 @@
 # be the base's own code.  One change to those paths is meant: the
 # series' kprobe_ftrace_handler() drops a hit on a CPU that RCU is not
 # watching, before its lookup; the older trees get the series' own lines
-# of that check (the comment and the test after the recursion lock) before
-# they are built, so that what is compared is everything else.
+# of that check (the comment and the test after the recursion lock, the
+# inline helper it calls and its header) before they are built, so that
+# what is compared is everything else.
 # Usage: samecode.sh WORKTREE OBJ [RESULTS]
 . "$(dirname "$0")/common.sh"
 
@@ -37,16 +38,29 @@ disasm() {
 	done
 }
 # with_rcu_check: put the series' RCU check into the checked-out
-# ftrace.c when it has none (undone by unrcu).
+# ftrace.c when it has none (undone by unrcu): the test after the
+# recursion lock and, where the series has them, the headers and the
+# inline helper it calls (between the includes and the handler).
 fsrc=arch/x86/kernel/kprobes/ftrace.c
 with_rcu_check() {
 	python3 - "$SRC/$fsrc" "$OBJ/series-ftrace.c" <<'PY'
 import re, sys
 cur, ser = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 lock = "\tbit = ftrace_test_recursion_trylock(ip, parent_ip);\n\tif (bit < 0)\n\t\treturn;\n"
-m = re.search(re.escape(lock) + r"(\n(?:\t/\*.*?\*/\n)?\tif \(unlikely\(!rcu_is_watching\(\)\)\)\n\t\tgoto out;\n)", ser, re.S)
+m = re.search(re.escape(lock) + r"(\n(?:\t/\*.*?\*/\n)?\tif \(unlikely\(!\w*rcu\w*\(\)\)\)\n\t\tgoto out;\n)", ser, re.S)
+common = '#include "common.h"\n'
+handler = "/* Ftrace callback handler for kprobes"
 if m and "rcu_is_watching" not in cur and cur.count(lock) == 1:
-    open(sys.argv[1], "w").write(cur.replace(lock, lock + m.group(1)))
+    cur = cur.replace(lock, lock + m.group(1))
+    # The helper of the series, and the headers it needs.
+    if common in ser and handler in ser and common in cur and handler in cur:
+        helper = ser[ser.index(common) + len(common):ser.index(handler)]
+        if helper.strip():
+            cur = cur.replace(common, common + "\n" + helper.strip("\n") + "\n", 1)
+    for inc in re.findall(r"^#include <linux/context_tracking\.h>\n", ser, re.M):
+        if inc not in cur:
+            cur = cur.replace(common, inc + common, 1)
+    open(sys.argv[1], "w").write(cur)
 PY
 }
 unrcu() {
