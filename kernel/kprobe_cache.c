@@ -247,9 +247,17 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 		return;
 	this_cpu_inc(kprobe_cache_cpu.seq);
 	barrier();
-	replace = kprobe_cache_may_replace(&cc->win);
-	full = kprobe_cache_insert(c, addr, p, cc->inserts, replace);
-	if (kprobe_cache_window_end(&cc->win, READ_ONCE(cc->hits), full))
+	/*
+	 * The window is this CPU's, but the switch and a reset of the
+	 * statistics start it afresh from other CPUs: one window may then
+	 * mix old and new counts and end early or late, which only moves a
+	 * bypass decision (see kprobe_cache_window_reset()).  A benign race.
+	 */
+	replace = data_race(kprobe_cache_may_replace(&cc->win));
+	full = kprobe_cache_insert(c, addr, p, READ_ONCE(cc->inserts), replace);
+	/* The same benign race with a remote reset of the window. */
+	if (data_race(kprobe_cache_window_end(&cc->win, READ_ONCE(cc->hits),
+					      full)))
 		WRITE_ONCE(cc->bypass, KPROBE_CACHE_BYPASS);
 	/*
 	 * Nothing written: nothing can be stale.  Otherwise a change of the
@@ -258,7 +266,7 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 	 * orders the new entry before the second read of the generation.
 	 */
 	if (!full || replace) {
-		cc->inserts++;
+		this_cpu_inc(kprobe_cache_cpu.inserts);
 		smp_mb(); /* pairs with kprobe_cache_invalidate() */
 		if (atomic_long_read(&kprobe_cache_gen[s]) != gen)
 			kprobe_cache_remove(c, addr);
