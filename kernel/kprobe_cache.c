@@ -68,7 +68,22 @@
  * Disabling a probe or all probes does not change the table: the callers
  * check kprobe_disabled() after the lookup, as they do after get_kprobe().
  * Module unload turns probes GONE in place, also without changing the table.
- * Turning the cache on through debugfs empties every CPU's cache first.
+ *
+ * Memory.  The sets take 16 KiB per possible CPU (with the default 256
+ * sets), which a kernel that never registers a kprobe should not pay for:
+ * they are allocated when the first kprobe is registered, or when the
+ * cache is turned on in debugfs, and freed when it is turned off.  The
+ * static key that puts them on the hit path is on exactly while they
+ * exist.  kprobe_cache_start() allocates empty sets and gives every CPU
+ * its own before it turns the key on; a CPU can only take the enabled
+ * branch once text_poke_bp() has synchronized it with an IPI, after those
+ * stores.  kprobe_cache_stop() turns the key off, waits for the lookups
+ * that took the branch before (they run with preemption or interrupts
+ * disabled) and only then frees the sets.  Both run under kprobe_mutex,
+ * as every change of the table does: an invalidation finds every CPU's
+ * sets or none, and with none there is nothing to sweep, since no miss
+ * can insert.  What stays from boot is each CPU's 64-byte state and the
+ * 2 KiB of generations.
  *
  * So an invalidation costs one atomic increment and, per possible CPU, a
  * read of one 64-byte set (a write only where the address is cached), and
@@ -98,9 +113,9 @@
 #include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <kunit/visibility.h>
@@ -108,10 +123,18 @@
 /*
  * One CPU's state besides its sets: the sequence count of its writers, the
  * lookups it has left to make without the cache while its hot set
- * overflows it, its copy of the kprobe table's index word, the window that
- * decides the bypass, and the statistics that only this CPU writes; 64
- * bytes, one cache line, which every lookup reads.  @bypass is signed:
- * nested lookups may decrement it past zero, which ends the bypass as well.
+ * overflows it, the window that decides the bypass, its copy of the kprobe
+ * table's index word, its sets, and the statistics that only this CPU
+ * writes; 64 bytes, one cache line, which every lookup reads.  @bypass is
+ * signed: nested lookups may decrement it past zero, which ends the bypass
+ * as well.  16 bits are enough for @seq (a reader only compares it with
+ * itself around one probe of one set, while at most a few nested writers
+ * run) and for @bypass (KPROBE_CACHE_BYPASS and the few nested decrements
+ * below zero).
+ *
+ * @cache is NULL while the key is off and points to the CPU's sets while
+ * it is on; it changes only under kprobe_mutex, while no lookup can use
+ * it (see "Memory" above).
  *
  * @index is what the index word of kernel/kprobes.c was when the index was
  * last replaced: kprobe_cache_index_moved() writes it on every CPU, after
@@ -124,10 +147,11 @@
  * the writer holds kprobe_mutex, and changes no slot meanwhile.
  */
 struct kprobe_cache_cpu {
-	unsigned int seq;
-	int bypass;
-	unsigned long index;
+	u16 seq;
+	s16 bypass;
 	struct kprobe_cache_window win;
+	unsigned long index;
+	struct kprobe_cache *cache;
 	unsigned long hits;
 	unsigned long misses;
 	unsigned long inserts;
@@ -135,8 +159,8 @@ struct kprobe_cache_cpu {
 };
 
 static_assert(sizeof(struct kprobe_cache_cpu) <= 64);
+static_assert(KPROBE_CACHE_BYPASS <= S16_MAX);
 
-static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache, kprobe_cache);
 static DEFINE_PER_CPU_ALIGNED(struct kprobe_cache_cpu, kprobe_cache_cpu);
 /*
  * Entries of a CPU's cache that other CPUs removed: written by those, so
@@ -150,14 +174,15 @@ static DEFINE_PER_CPU(unsigned long, kprobe_cache_invalidations);
  */
 static atomic_long_t kprobe_cache_gen[KPROBE_CACHE_SETS];
 /*
- * The run-time switch.  Flipping it patches get_kprobe_cached() with
- * text_poke_bp(), whose temporary int3 a CPU may hit inside the int3 or
- * ftrace handler (or an NMI): poke_int3_handler() deals with it in
+ * On while every CPU has its sets.  Flipping it patches get_kprobe_cached()
+ * with text_poke_bp(), whose temporary int3 a CPU may hit inside the int3
+ * or ftrace handler (or an NMI): poke_int3_handler() deals with it in
  * exc_int3() before kprobes sees the trap, as for every static branch in
  * those paths.
  */
-static DEFINE_STATIC_KEY_TRUE(kprobe_cache_key);
-static DEFINE_MUTEX(kprobe_cache_switch_mutex);
+static DEFINE_STATIC_KEY_FALSE(kprobe_cache_key);
+/* The run-time switch, under kprobe_mutex: whether to have the sets. */
+static bool kprobe_cache_on = true;
 
 /**
  * kprobe_cache_invalidate() - drop every CPU's cached lookups of an address
@@ -166,14 +191,19 @@ static DEFINE_MUTEX(kprobe_cache_switch_mutex);
  * Called after every change of the kprobe hash table, before the
  * synchronize_rcu() that precedes freeing or returning to the caller, with
  * kprobe_mutex held.  Costs one atomic increment and a read of the set of
- * @addr in each possible CPU's cache.
+ * @addr in each possible CPU's cache, and nothing while there are no
+ * caches.
  */
 void kprobe_cache_invalidate(void *addr)
 {
 	unsigned int s = kprobe_cache_set_index(addr);
 	unsigned long *inv;
+	struct kprobe_cache *c;
 	unsigned int n;
 	int cpu;
+
+	if (!static_key_enabled(&kprobe_cache_key))
+		return;
 
 	/*
 	 * Fully ordered: the table change before the new generation, which
@@ -183,31 +213,13 @@ void kprobe_cache_invalidate(void *addr)
 	 */
 	atomic_long_inc_return(&kprobe_cache_gen[s]);
 	for_each_possible_cpu(cpu) {
-		n = kprobe_cache_remove(per_cpu_ptr(&kprobe_cache, cpu), addr);
+		c = per_cpu_ptr(&kprobe_cache_cpu, cpu)->cache;
+		n = kprobe_cache_remove(c, addr);
 		if (n) {
 			inv = per_cpu_ptr(&kprobe_cache_invalidations, cpu);
 			WRITE_ONCE(*inv, READ_ONCE(*inv) + n);
 		}
 	}
-}
-
-/*
- * Empties every CPU's cache; kprobe_cache_switch() serializes callers.
- * Coherence does not need it (every change of the table moves the
- * generation of its set, on or off), but the switch promises empty
- * caches: moving every generation first makes a miss that walked the
- * table before the flush and inserts after it take its entry out again.
- */
-static void kprobe_cache_invalidate_all(void)
-{
-	unsigned int s;
-	int cpu;
-
-	/* Fully ordered, as in kprobe_cache_invalidate(). */
-	for (s = 0; s < KPROBE_CACHE_SETS; s++)
-		atomic_long_inc_return(&kprobe_cache_gen[s]);
-	for_each_possible_cpu(cpu)
-		kprobe_cache_flush(per_cpu_ptr(&kprobe_cache, cpu));
 }
 
 /**
@@ -239,7 +251,7 @@ static void kprobe_cache_fill(unsigned int s, unsigned long gen, void *addr,
 			      struct kprobe *p)
 {
 	struct kprobe_cache_cpu *cc = this_cpu_ptr(&kprobe_cache_cpu);
-	struct kprobe_cache *c = this_cpu_ptr(&kprobe_cache);
+	struct kprobe_cache *c = READ_ONCE(cc->cache);
 	bool full, replace;
 
 	/* Interrupting another writer of this CPU's cache: leave it be. */
@@ -310,7 +322,7 @@ NOKPROBE_SYMBOL(kprobe_cache_miss);
 struct kprobe *get_kprobe_cached(void *addr)
 {
 	struct kprobe_cache_cpu *cc;
-	unsigned int seq;
+	u16 seq;
 	struct kprobe *p;
 
 	if (!static_branch_likely(&kprobe_cache_key) || unlikely(!addr))
@@ -331,7 +343,7 @@ struct kprobe *get_kprobe_cached(void *addr)
 	seq = READ_ONCE(cc->seq);
 	barrier();
 	if (likely(!(seq & 1))) {
-		p = kprobe_cache_probe(this_cpu_ptr(&kprobe_cache), addr);
+		p = kprobe_cache_probe(READ_ONCE(cc->cache), addr);
 		barrier();
 		if (likely(p && READ_ONCE(cc->seq) == seq)) {
 			this_cpu_inc(kprobe_cache_cpu.hits);
@@ -353,7 +365,8 @@ EXPORT_SYMBOL_IF_KUNIT(get_kprobe_cached);
  * between its walk of the table and its insertion: the entry must not
  * stay.  For tests only.
  *
- * Context: preemption disabled, no change of the kprobe table running.
+ * Context: preemption disabled, no change of the kprobe table and no
+ * switch running.
  * Return: what the walk found.
  */
 struct kprobe *kprobe_cache_fill_stale(void *addr)
@@ -363,7 +376,7 @@ struct kprobe *kprobe_cache_fill_stale(void *addr)
 	struct kprobe *p = get_kprobe(addr);
 
 	kprobe_cache_invalidate(addr);
-	if (p)
+	if (p && static_key_enabled(&kprobe_cache_key))
 		kprobe_cache_fill(s, gen, addr, p);
 	return p;
 }
@@ -424,37 +437,118 @@ static void kprobe_cache_window_reset(int cpu)
 	WRITE_ONCE(cc->win.thrashed, false);
 }
 
+/* Frees every CPU's sets, when no lookup can use them. */
+static void kprobe_cache_free(void)
+{
+	struct kprobe_cache_cpu *cc;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
+		kfree(cc->cache);
+		WRITE_ONCE(cc->cache, NULL);
+	}
+}
+
+/*
+ * Gives every possible CPU empty sets, near it, then puts them on the hit
+ * path.  With kprobe_mutex held: no change of the table runs meanwhile,
+ * and none had sets to sweep before, so fresh empty sets hold nothing
+ * stale.  Returns -ENOMEM, with nothing allocated, if a CPU's sets cannot
+ * be.
+ */
+static int kprobe_cache_start(void)
+{
+	struct kprobe_cache *c;
+	int cpu;
+
+	if (static_key_enabled(&kprobe_cache_key))
+		return 0;
+	for_each_possible_cpu(cpu) {
+		c = kzalloc_node(sizeof(*c), GFP_KERNEL, cpu_to_node(cpu));
+		if (!c) {
+			kprobe_cache_free();
+			return -ENOMEM;
+		}
+		WRITE_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->cache, c);
+	}
+	/* Each CPU's sets before any CPU can take the branch: see "Memory". */
+	static_branch_enable(&kprobe_cache_key);
+	return 0;
+}
+
+/* Takes the sets off the hit path and frees them; with kprobe_mutex held. */
+static void kprobe_cache_stop(void)
+{
+	if (!static_key_enabled(&kprobe_cache_key))
+		return;
+	static_branch_disable(&kprobe_cache_key);
+	/*
+	 * A lookup that took the enabled branch before it was patched out
+	 * runs with preemption or interrupts disabled, in an NMI at worst
+	 * (with RCU watching: the ftrace handler drops hits where it is
+	 * not): the grace period waits for it.
+	 */
+	synchronize_rcu();
+	kprobe_cache_free();
+}
+
+/**
+ * kprobe_cache_probe_added() - a kprobe went into the table
+ *
+ * Called with kprobe_mutex held after a new address was added to the
+ * kprobe table.  Allocates the caches at the first one, unless the cache
+ * is switched off; if they cannot be allocated, lookups use the index and
+ * the next registration tries again.
+ */
+void kprobe_cache_probe_added(void)
+{
+	if (kprobe_cache_on && kprobe_cache_start())
+		pr_warn_once("kprobes: no memory for the lookup cache, hits use the index\n");
+}
+
+/**
+ * kprobe_cache_allocated() - the memory that the caches take
+ *
+ * Return: the bytes allocated for all CPUs' sets: 0 until the first kprobe
+ * is registered and while the cache is switched off.
+ */
+VISIBLE_IF_KUNIT size_t kprobe_cache_allocated(void)
+{
+	if (!static_key_enabled(&kprobe_cache_key))
+		return 0;
+	return sizeof(struct kprobe_cache) * num_possible_cpus();
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_allocated);
+
 /**
  * kprobe_cache_switch() - turn the cache on or off for all CPUs
  * @on: true to use the cache on the hit path
  *
- * Context: process context, may sleep.
+ * Turning it off frees every CPU's cache; turning it on allocates them,
+ * empty.  Either starts every CPU's bypass decisions afresh.
+ *
+ * Context: process context, may sleep; takes kprobe_mutex.
+ * Return: 0, or -ENOMEM if the caches could not be allocated: the switch
+ * then stays off.
  */
-VISIBLE_IF_KUNIT void kprobe_cache_switch(bool on)
+VISIBLE_IF_KUNIT int kprobe_cache_switch(bool on)
 {
-	int cpu;
+	int cpu, ret = 0;
 
-	mutex_lock(&kprobe_cache_switch_mutex);
+	kprobe_table_lock();
 	/* A switch starts every CPU afresh: no bypass, an empty window. */
 	for_each_possible_cpu(cpu) {
 		WRITE_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->bypass, 0);
 		kprobe_cache_window_reset(cpu);
 	}
-	if (on && !static_key_enabled(&kprobe_cache_key)) {
-		/*
-		 * Invalidations keep sweeping the caches while they are off;
-		 * emptying them makes sure that nothing cached before is
-		 * used, whatever happened meanwhile.  A CPU can only take the
-		 * enabled branch after text_poke_bp() has synchronized it
-		 * with an IPI, which comes after this: it then finds its
-		 * cache empty.
-		 */
-		kprobe_cache_invalidate_all();
-		static_branch_enable(&kprobe_cache_key);
-	} else if (!on && static_key_enabled(&kprobe_cache_key)) {
-		static_branch_disable(&kprobe_cache_key);
-	}
-	mutex_unlock(&kprobe_cache_switch_mutex);
+	if (on)
+		ret = kprobe_cache_start();
+	else
+		kprobe_cache_stop();
+	kprobe_cache_on = on && !ret;
+	kprobe_table_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_switch);
 
@@ -467,9 +561,10 @@ static int kprobe_cache_stats_show(struct seq_file *m, void *v)
 
 	for (s = 0; s < KPROBE_CACHE_SETS; s++)
 		gen += atomic_long_read(&kprobe_cache_gen[s]);
-	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %lu\n",
-		   static_key_enabled(&kprobe_cache_key), KPROBE_CACHE_SETS,
-		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache), gen);
+	seq_printf(m, "enabled %d sets %lu ways %u bytes_per_cpu %zu generation %lu allocated %zu\n",
+		   READ_ONCE(kprobe_cache_on), KPROBE_CACHE_SETS,
+		   KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache), gen,
+		   kprobe_cache_allocated());
 	for_each_possible_cpu(cpu) {
 		struct kprobe_cache_stats st;
 
@@ -529,7 +624,7 @@ static const struct file_operations kprobe_cache_stats_fops = {
 static ssize_t kprobe_cache_enabled_read(struct file *file, char __user *ubuf,
 					 size_t count, loff_t *ppos)
 {
-	char buf[2] = { static_key_enabled(&kprobe_cache_key) ? '1' : '0', '\n' };
+	char buf[2] = { READ_ONCE(kprobe_cache_on) ? '1' : '0', '\n' };
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
 }
@@ -544,8 +639,8 @@ static ssize_t kprobe_cache_enabled_write(struct file *file,
 	ret = kstrtobool_from_user(ubuf, count, &on);
 	if (ret)
 		return ret;
-	kprobe_cache_switch(on);
-	return count;
+	ret = kprobe_cache_switch(on);
+	return ret ? ret : count;
 }
 
 static const struct file_operations kprobe_cache_enabled_fops = {

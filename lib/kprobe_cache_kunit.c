@@ -333,8 +333,49 @@ static int kpc_init(struct kunit *test)
 {
 	kpc_call = kpc_target;
 	kpc_nops_call = kpc_nops;
-	kprobe_cache_switch(true);
-	return 0;
+	return kprobe_cache_switch(true);
+}
+
+/*
+ * The caches exist only while the switch is on: turned off they are freed,
+ * a registration does not allocate them, and hits go through the index;
+ * turned on, every possible CPU has its sets again, empty.
+ */
+static void kpc_test_memory(struct kunit *test)
+{
+	const enum kpc_path *path = test->param_value;
+	size_t all = sizeof(struct kprobe_cache) * num_possible_cpus();
+	struct kprobe_cache_stats before, after;
+	struct kpc_probe p;
+	unsigned long flags;
+
+	KUNIT_EXPECT_EQ(test, kprobe_cache_allocated(), all);
+	KUNIT_ASSERT_EQ(test, 0, kprobe_cache_switch(false));
+	KUNIT_EXPECT_EQ(test, kprobe_cache_allocated(), 0);
+	KUNIT_ASSERT_EQ(test, 0, kpc_register(test, &p, *path));
+	KUNIT_EXPECT_EQ(test, kprobe_cache_allocated(), 0);
+
+	local_irq_save(flags);
+	before = kpc_stats();
+	kpc_hit(10);
+	after = kpc_stats();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 10);
+	KUNIT_EXPECT_EQ(test, after.hits - before.hits, 0UL);
+	KUNIT_EXPECT_EQ(test, after.misses - before.misses, 0UL);
+
+	KUNIT_ASSERT_EQ(test, 0, kprobe_cache_switch(true));
+	KUNIT_EXPECT_EQ(test, kprobe_cache_allocated(), all);
+	local_irq_save(flags);
+	before = kpc_stats();
+	kpc_hit(10);
+	after = kpc_stats();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.hits), 20);
+	/* Empty sets: the first lookup misses, the others hit. */
+	KUNIT_EXPECT_EQ(test, after.misses - before.misses, 1UL);
+	KUNIT_EXPECT_EQ(test, after.hits - before.hits, 9UL);
+	unregister_kprobe(&p.kp);
 }
 
 /*
@@ -841,6 +882,7 @@ static struct kunit_case kpc_cases[] = {
 	KUNIT_CASE_PARAM(kpc_test_unregister, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_disable_enable, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_switch, kpc_path_gen_params),
+	KUNIT_CASE_PARAM(kpc_test_memory, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_other_set, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_other_cpu, kpc_path_gen_params),
 	KUNIT_CASE_PARAM(kpc_test_fill_race, kpc_path_gen_params),

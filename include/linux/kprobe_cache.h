@@ -57,7 +57,9 @@ struct kprobe_cache_set {
  * struct kprobe_cache - one CPU's cache
  * @set: the sets; an address can only live in set hash_ptr(addr, SHIFT)
  *
- * 64 bytes per set: 16 KiB per CPU with the default 256 sets.
+ * 64 bytes per set: 16 KiB per CPU with the default 256 sets, allocated
+ * when the first kprobe is registered and freed when the cache is turned
+ * off (kernel/kprobe_cache.c).
  */
 struct kprobe_cache {
 	struct kprobe_cache_set set[KPROBE_CACHE_SETS];
@@ -163,13 +165,18 @@ static __always_inline bool kprobe_cache_insert(struct kprobe_cache *c, void *ad
  * @misses: misses that found a kprobe, in this window
  * @full: those of them that found their set full
  * @thrashed: whether the window before this one thrashed
- * @hits: the CPU's hit count when the window began
+ * @hits: the low 32 bits of the CPU's hit count when the window began
+ *
+ * 12 bytes, so that a CPU's whole state fits in one cache line.  32 bits
+ * of the hit count are enough: a window only asks whether fewer than
+ * KPROBE_CACHE_WINDOW hits came since it began, and the difference of the
+ * low halves is exact up to 2^32 - 1 hits.
  */
 struct kprobe_cache_window {
 	u16 misses;
 	u16 full;
 	bool thrashed;
-	unsigned long hits;
+	u32 hits;
 };
 
 /* Whether the next miss that finds its set full replaces an entry. */
@@ -192,11 +199,11 @@ static __always_inline bool kprobe_cache_window_end(struct kprobe_cache_window *
 	if (++w->misses < KPROBE_CACHE_WINDOW)
 		return false;
 	before = w->thrashed;
-	thrashed = hits - w->hits < KPROBE_CACHE_WINDOW &&
+	thrashed = (u32)hits - w->hits < KPROBE_CACHE_WINDOW &&
 		   w->full >= KPROBE_CACHE_WINDOW / 2;
 	w->misses = 0;
 	w->full = 0;
-	w->hits = hits;
+	w->hits = (u32)hits;
 	w->thrashed = thrashed;
 	return thrashed && before;
 }
@@ -235,7 +242,8 @@ static __always_inline void kprobe_cache_flush(struct kprobe_cache *c)
 #if IS_ENABLED(CONFIG_KUNIT)
 void kprobe_cache_read_stats(struct kprobe_cache_stats *sum);
 void kprobe_cache_read_cpu_stats(int cpu, struct kprobe_cache_stats *st);
-void kprobe_cache_switch(bool on);
+int kprobe_cache_switch(bool on);
+size_t kprobe_cache_allocated(void);
 struct kprobe *kprobe_cache_fill_stale(void *addr);
 #endif
 #endif

@@ -161,13 +161,15 @@ static struct kprobe_cache kcache;
 /*
  * The per-CPU state next to the cache, as struct kprobe_cache_cpu in
  * kernel/kprobe_cache.c: one cache line, read on every lookup, with the
- * CPU's copy of the index word that its misses and bypassed lookups use.
+ * CPU's copy of the index word that its misses and bypassed lookups use
+ * and the pointer to its sets.
  */
 static struct {
-	unsigned int seq;
-	int bypass;
-	unsigned long index;
+	unsigned short seq;
+	short bypass;
 	struct kprobe_cache_window win;
+	unsigned long index;
+	struct kprobe_cache *cache;
 	unsigned long hits;
 	unsigned long misses;
 	unsigned long inserts;
@@ -264,7 +266,7 @@ static noinline struct kprobe *cached_miss(void *addr)
 		/* kprobe_cache_fill(): round robin on the insert count */
 		kcpu.seq++;
 		replace = kprobe_cache_may_replace(&kcpu.win);
-		full = kprobe_cache_insert(&kcache, addr, p, kcpu.inserts,
+		full = kprobe_cache_insert(kcpu.cache, addr, p, kcpu.inserts,
 					   replace);
 		if (kprobe_cache_window_end(&kcpu.win, kcpu.hits, full))
 			kcpu.bypass = KPROBE_CACHE_BYPASS;
@@ -272,7 +274,7 @@ static noinline struct kprobe *cached_miss(void *addr)
 			kcpu.inserts++;
 			__atomic_thread_fence(__ATOMIC_SEQ_CST);
 			if (READ_ONCE(kgen[s]) != gen)
-				kprobe_cache_remove(&kcache, addr);
+				kprobe_cache_remove(kcpu.cache, addr);
 		}
 		kcpu.seq++;
 	}
@@ -286,7 +288,7 @@ static noinline struct kprobe *cached_miss(void *addr)
  */
 static noinline struct kprobe *cached_lookup(void *addr)
 {
-	unsigned int seq;
+	unsigned short seq;
 	struct kprobe *p;
 
 	/* The bypass on the straight-line path, as in the kernel. */
@@ -297,7 +299,7 @@ static noinline struct kprobe *cached_lookup(void *addr)
 	}
 	seq = READ_ONCE(kcpu.seq);
 	if (likely(!(seq & 1))) {
-		p = kprobe_cache_probe(&kcache, addr);
+		p = kprobe_cache_probe(READ_ONCE(kcpu.cache), addr);
 		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
 			kcpu.hits++;
 			return p;
@@ -464,6 +466,7 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 	memset(kprobe_table, 0, sizeof(kprobe_table));
 	kprobe_cache_flush(&kcache);
 	memset(&kcpu, 0, sizeof(kcpu));
+	kcpu.cache = &kcache;
 
 	pool = xalloc_pages(nslots * SLOT_SIZE);
 	registered = xcalloc(n, sizeof(*registered));

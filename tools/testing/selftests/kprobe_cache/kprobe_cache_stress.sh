@@ -7,7 +7,8 @@
 # enables and unregisters kprobes at random for a while, on the ftrace and
 # the int3 hit paths, while every CPU hits them; the load fails if a
 # handler ran when it must not have.  Then checks that no probe of the
-# module is left and that the cache answered lookups.
+# module is left, that the cache answered lookups, and that its memory
+# follows the switch (none while it is off).
 #
 # Usage: $0 [SECONDS]
 # The duration is SECONDS, else $STRESS_SECONDS, else 60.  The settings
@@ -44,6 +45,26 @@ all_hits()
 			if ($i == "hits")
 				print $(i + 1)
 	}' "$stats"
+}
+
+# Prints the number after "$1" on the first line of cache_stats.
+stats_field()
+{
+	awk -v k="$1" '$1 == "enabled" {
+		for (i = 1; i < NF; i++)
+			if ($i == k)
+				print $(i + 1)
+	}' "$stats"
+}
+
+# Prints the number of possible CPUs (a list such as 0-3,8-11).
+possible_cpus()
+{
+	awk -F, '{
+		for (i = 1; i <= NF; i++)
+			c += split($i, r, "-") == 2 ? r[2] - r[1] + 1 : 1
+		print c
+	}' /sys/devices/system/cpu/possible
 }
 
 # Kernel messages of this run's module, without their timestamps.
@@ -87,7 +108,7 @@ if [ -d "/sys/module/$module" ]; then
 fi
 
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 echo "# $module for $seconds s"
 
 # The module can only turn the cache on with CONFIG_KUNIT: make sure it
@@ -144,6 +165,20 @@ fi
 if [ -d "/sys/module/$module" ]; then
 	rmmod "$module" || echo "# cannot remove $module"
 fi
+
+# 4: the caches take memory only while the switch is on: none once it is
+# turned off, bytes_per_cpu on each possible CPU once it is turned on.
+echo 0 > "$enabled"
+off=$(stats_field allocated)
+echo 1 > "$enabled"
+on=$(stats_field allocated)
+want=$(($(stats_field bytes_per_cpu) * $(possible_cpus)))
+if [ "$off" = 0 ] && [ "$on" = "$want" ]; then
+	ok "cache memory: $off bytes off, $on on"
+else
+	not_ok "cache memory: ${off:-unknown} bytes off, ${on:-unknown} on (want 0 and $want)"
+fi
+
 if [ -n "$was_enabled" ]; then
 	echo "$was_enabled" > "$enabled"
 fi
