@@ -433,7 +433,7 @@ static void kprobe_cache_window_reset(int cpu)
 
 	WRITE_ONCE(cc->win.misses, 0);
 	WRITE_ONCE(cc->win.full, 0);
-	WRITE_ONCE(cc->win.hits, READ_ONCE(cc->hits));
+	WRITE_ONCE(cc->win.hits, (u32)READ_ONCE(cc->hits));
 	WRITE_ONCE(cc->win.thrashed, false);
 }
 
