@@ -72,18 +72,22 @@
  * Memory.  The sets take 16 KiB per possible CPU (with the default 256
  * sets), which a kernel that never registers a kprobe should not pay for:
  * they are allocated when the first kprobe is registered, or when the
- * cache is turned on in debugfs, and freed when it is turned off.  The
- * static key that puts them on the hit path is on exactly while they
- * exist.  kprobe_cache_start() allocates empty sets and gives every CPU
- * its own before it turns the key on; a CPU can only take the enabled
- * branch once text_poke_bp() has synchronized it with an IPI, after those
- * stores.  kprobe_cache_stop() turns the key off, waits for the lookups
- * that took the branch before (they run with preemption or interrupts
- * disabled) and only then frees the sets.  Both run under kprobe_mutex,
- * as every change of the table does: an invalidation finds every CPU's
- * sets or none, and with none there is nothing to sweep, since no miss
- * can insert.  What stays from boot is each CPU's 64-byte state and the
- * 2 KiB of generations.
+ * cache is turned on in debugfs, and freed when it is turned off (not when
+ * the last probe goes: a probe that comes and goes alone would then pay a
+ * grace period and a text patch each time).  The static key that puts them
+ * on the hit path is on exactly while they exist.  kprobe_cache_start()
+ * allocates empty sets and gives every CPU its own before it turns the key
+ * on: a CPU takes the enabled branch only after the int3 that
+ * text_poke_bp() writes first, which comes after those stores, and x86
+ * keeps stores in order (an int3 serializes, as do the IPIs that follow
+ * it; without jump labels, the key is an atomic_t that x86 also orders
+ * after them).  kprobe_cache_stop() turns the key off, waits for the
+ * lookups that took the branch before (they run with preemption or
+ * interrupts disabled) and only then frees the sets.  Both run under
+ * kprobe_mutex, as every change of the table does: an invalidation finds
+ * every CPU's sets or none, and with none there is nothing to sweep, since
+ * no miss can insert.  What stays from boot is each CPU's 64-byte state
+ * and the 2 KiB of generations.
  *
  * So an invalidation costs one atomic increment and, per possible CPU, a
  * read of one 64-byte set (a write only where the address is cached), and
@@ -441,12 +445,14 @@ static void kprobe_cache_window_reset(int cpu)
 static void kprobe_cache_free(void)
 {
 	struct kprobe_cache_cpu *cc;
+	struct kprobe_cache *c;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		cc = per_cpu_ptr(&kprobe_cache_cpu, cpu);
-		kfree(cc->cache);
+		c = cc->cache;
 		WRITE_ONCE(cc->cache, NULL);
+		kvfree(c);
 	}
 }
 
@@ -455,7 +461,9 @@ static void kprobe_cache_free(void)
  * path.  With kprobe_mutex held: no change of the table runs meanwhile,
  * and none had sets to sweep before, so fresh empty sets hold nothing
  * stale.  Returns -ENOMEM, with nothing allocated, if a CPU's sets cannot
- * be.
+ * be.  kvzalloc: a large KPROBE_CACHE_SHIFT asks for 256 KiB per CPU, and
+ * x86-64 maps vmalloc space in every page table, so that the int3
+ * handler can read it in NMI context.
  */
 static int kprobe_cache_start(void)
 {
@@ -465,7 +473,8 @@ static int kprobe_cache_start(void)
 	if (static_key_enabled(&kprobe_cache_key))
 		return 0;
 	for_each_possible_cpu(cpu) {
-		c = kzalloc_node(sizeof(*c), GFP_KERNEL, cpu_to_node(cpu));
+		c = kvzalloc_node(sizeof(*c), GFP_KERNEL | __GFP_NOWARN,
+				  cpu_to_node(cpu));
 		if (!c) {
 			kprobe_cache_free();
 			return -ENOMEM;
@@ -496,28 +505,37 @@ static void kprobe_cache_stop(void)
 /**
  * kprobe_cache_probe_added() - a kprobe went into the table
  *
- * Called with kprobe_mutex held after a new address was added to the
- * kprobe table.  Allocates the caches at the first one, unless the cache
- * is switched off; if they cannot be allocated, lookups use the index and
- * the next registration tries again.
+ * Called with kprobe_mutex held (and not text_mutex, which the static key
+ * takes) after a new address was added to the kprobe table.  Allocates
+ * the caches at the first one, unless the cache is switched off.  If they
+ * cannot be allocated, the cache is switched off, and lookups use the
+ * index: turning it on again in debugfs tries again.
  */
 void kprobe_cache_probe_added(void)
 {
-	if (kprobe_cache_on && kprobe_cache_start())
-		pr_warn_once("kprobes: no memory for the lookup cache, hits use the index\n");
+	if (!kprobe_cache_on || !kprobe_cache_start())
+		return;
+	kprobe_cache_on = false;
+	pr_warn("kprobes: no memory for the lookup cache, switched it off\n");
 }
 
 /**
  * kprobe_cache_allocated() - the memory that the caches take
  *
- * Return: the bytes allocated for all CPUs' sets: 0 until the first kprobe
- * is registered and while the cache is switched off.
+ * Counts the CPUs that have sets: 0 until the first kprobe is registered
+ * and while the cache is switched off.
+ *
+ * Return: the bytes allocated for all CPUs' sets.
  */
 VISIBLE_IF_KUNIT size_t kprobe_cache_allocated(void)
 {
-	if (!static_key_enabled(&kprobe_cache_key))
-		return 0;
-	return sizeof(struct kprobe_cache) * num_possible_cpus();
+	size_t n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu_ptr(&kprobe_cache_cpu, cpu)->cache))
+			n++;
+	return n * sizeof(struct kprobe_cache);
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cache_allocated);
 

@@ -90,7 +90,8 @@ static void tkc_read_stats(struct kprobe_cache_stats *s)
 
 static void tkc_switch(bool on)
 {
-	kprobe_cache_switch(on);
+	if (kprobe_cache_switch(on))
+		pr_warn("no memory to turn the lookup cache on\n");
 }
 #else
 #define TKC_CACHE_API	0

@@ -175,6 +175,7 @@ static struct {
 	unsigned long inserts;
 	unsigned long bypassed;
 } kcpu __aligned(64);
+static_assert(sizeof(kcpu) <= 64);
 /* The generation of each set, as kprobe_cache_gen[] (read by misses). */
 static unsigned long kgen[KPROBE_CACHE_SETS] __aligned(64);
 static unsigned long sink;
