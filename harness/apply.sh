@@ -23,10 +23,10 @@ git checkout -q -f --detach base
 git clean -q -fdx
 while read -r p; do
 	if hgit am -q "$p" >/dev/null 2>&1; then
-		rec PASS "apply ($name): $(basename "$p")"
+		rec PASS "apply ($name): $(patch_label "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
-		rec FAIL "apply ($name): $(basename "$p")"
+		rec FAIL "apply ($name): $(patch_label "$p")"
 		exit 1
 	fi
 done < <(series_patches)

@@ -150,11 +150,11 @@ variant() {
 	variants+=("$1")
 }
 
-# The kernel without the kprobe patches: the series up to the benchmark
-# patch (kstats and the benchmark module).  BASE_N, BASE_H choose the
-# sweep; BASE_N=0 skips it.
+# The kernel without the kprobe patches: the series up to the benchmark,
+# the first patch of the kprobes posting (the fixes, kstats and the
+# benchmark module).  BASE_N, BASE_H choose the sweep; BASE_N=0 skips it.
 if [ "${BASE_N:-$VARIANT_N}" != 0 ]; then
-	variant base '^x86/kprobes: clear the single-step status' \
+	variant base '^x86/kprobes: recognise the single-step int3' \
 		"${BASE_N:-$VARIANT_N}" "${BASE_H:-1 16 256}" "the base" ||
 		die "bench: no kprobe patch in $SRC"
 fi

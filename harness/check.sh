@@ -225,18 +225,36 @@ fi
 # 1. series and patches/ agree.
 bad=
 for p in "${PATCHES[@]}"; do
-	[ -f "$p" ] || { bad=1; record FAIL "series: $(basename "$p") exists"; }
+	[ -f "$p" ] || { bad=1; record FAIL "series: $(patch_label "$p") exists"; }
 done
-for p in "$SERIES_DIR"/patches/*.patch; do
-	b=$(basename "$p")
-	case "$b" in 0000-*) continue ;; esac
+for p in "$SERIES_DIR"/patches/*.patch "$SERIES_DIR"/patches/*/*.patch; do
+	[ -e "$p" ] || continue
+	b=$(patch_label "$p")
+	case "$b" in */0000-*) continue ;; esac
 	grep -qxF "$b" "$SERIES_DIR/series" || { bad=1; record FAIL "series: $b is listed"; }
 done
 [ -n "$bad" ] || record PASS "series: series and patches/ agree"
-[ -f "$SERIES_DIR/patches/0000-cover-letter.patch" ] &&
-	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$SERIES_DIR/patches/0000-cover-letter.patch" &&
-	record PASS "series: cover letter is filled in" ||
-	record FAIL "series: cover letter is filled in"
+# Each posting: a folder with its cover letter, filled in, and patches.
+for q in $POSTINGS; do
+	c=$SERIES_DIR/patches/$q/0000-cover-letter.patch
+	[ -f "$c" ] && grep -q "^$q/" "$SERIES_DIR/series" &&
+		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$c" &&
+		record PASS "series: the $q posting has patches and a filled-in cover letter" ||
+		record FAIL "series: the $q posting has patches and a filled-in cover letter"
+done
+
+# Each patch of the fixes posting names the commit it fixes, one listed
+# in harness/fixes.list with the same subject, and is for stable.
+for p in "${PATCHES[@]}"; do
+	case "$(patch_label "$p")" in fixes/*) ;; *) continue ;; esac
+	f=$(sed -n 's/^Fixes: \([0-9a-f]\{12\}\) ("\(.*\)")$/\1 \2/p' "$p")
+	if [ "$(grep -c . <<<"$f")" = 1 ] && grep -qxF -- "$f" "$TOP/harness/fixes.list" &&
+		grep -qx 'Cc: stable@vger.kernel.org' "$p"; then
+		record PASS "series: $(patch_label "$p") has Fixes: ${f%% *} and Cc: stable"
+	else
+		record FAIL "series: $(patch_label "$p") has a listed Fixes: and Cc: stable" "${f:-no Fixes: line}"
+	fi
+done
 
 # 2. checkpatch --strict: 0 errors, 0 warnings, 0 checks.  Debian's python3
 #    (with ply and git) for scripts/spdxcheck.py.  In the background, beside
@@ -246,9 +264,13 @@ done
 checkpatch_all() {
 	local p b out total found n bad f unmatched
 	for p in "${PATCHES[@]}"; do
-		b=$(basename "$p")
+		b=$(patch_label "$p")
+		# UNKNOWN_COMMIT_ID: the base is a release tarball with no
+		# history, so checkpatch cannot look up the commits that Fixes:
+		# names (their form it still checks, as GIT_COMMIT_ID); the
+		# fixes_tags check below compares them with a list of their own.
 		out=$(cd "$LINUX" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-			--show-types --no-summary-file "$p" 2>&1) || true
+			--show-types --ignore UNKNOWN_COMMIT_ID --no-summary-file "$p" 2>&1) || true
 		total=$(echo "$out" | grep '^total:' || echo "total: no result")
 		# Each finding as "TYPE FILE LINE".
 		found=$(awk '/^(ERROR|WARNING|CHECK):[A-Z0-9_]+:/ {
@@ -417,14 +439,14 @@ fi
 booted=
 if matrix CONFIG_KSTATS=m CONFIG_KSTATS=m; then
 	booted=1
-	record PASS "build: $(basename "${PATCHES[-1]}")"
+	record PASS "build: $(patch_label "${PATCHES[-1]}")"
 	# 6b. With KSTATS=m, a built-in caller compiles to the stubs.
 	ran reachable.sh "$TOP/harness/reachable.sh" "$SRC" "$OBJ" "$RES"
 	# 6c. No helper of the kprobe lookup can be probed (the hit-path
 	#     objects as built, and again with -fno-inline).
 	ran hitpath.sh "$TOP/harness/hitpath.sh" "$SRC" "$OBJ" "$RES"
 else
-	record FAIL "build: $(basename "${PATCHES[-1]}")"
+	record FAIL "build: $(patch_label "${PATCHES[-1]}")"
 fi
 
 # 7. Boot it in QEMU and run the tests: the plain guest, no preemption,
@@ -601,7 +623,7 @@ fi
 mapfile -t COMMITS < <(git rev-list --reverse base..HEAD)
 for ((i = ${#COMMITS[@]} - 1; i >= 0; i--)); do
 	c=${COMMITS[$i]}
-	name=$(basename "${PATCHES[$i]}")
+	name=$(patch_label "${PATCHES[$i]}")
 	[ "$c" = "$HEAD_COMMIT" ] && continue
 	git checkout -q --detach "$c"
 	log "build: $name"

@@ -72,6 +72,25 @@ hgit() {
 		git "$@"
 }
 
+# The series is three postings, each a folder of patches/ with its own
+# cover letter, applied in this order: the fixes (each for stable, on its
+# own), kstats (to the tracing maintainers) and the kprobes scalability
+# work (to the kprobes maintainers; its benchmark records with kstats).
+POSTINGS="fixes kstats kprobes"
+
+# patch_label PATH: a patch as the results name it, POSTING/FILE.
+patch_label() {
+	echo "$(basename "$(dirname "$1")")/$(basename "$1")"
+}
+
+# posting_counts: "POSTING COUNT" per posting, from the series file.
+posting_counts() {
+	local q
+	for q in $POSTINGS; do
+		echo "$q $(grep -c "^$q/" "$SERIES_DIR/series" || true)"
+	done
+}
+
 # Patches named by the series file, in order, as absolute paths.
 series_patches() {
 	local p

@@ -1,39 +1,52 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fill in the cover letter template that git format-patch wrote: subject and
-# blurb from harness/cover-letter.txt (first line is the subject), plus the
-# exact base the series was made on.
+# Fill in the cover letter template that git format-patch wrote for one
+# posting (fixes, kstats, kprobes): subject and blurb from
+# harness/cover-letters/POSTING.txt (first line is the subject), plus the
+# exact base the posting applies to.
+# Usage: cover-letter.sh FILE POSTING
 . "$(dirname "$0")/common.sh"
 
-f=$1
-# A port has its own text (ports/BASE/cover-letter.txt) or, with a note
-# on the base (and ports/BASE/cover-note.txt, if any), 6.12's.
-src=$SERIES_DIR/cover-letter.txt
-[ -f "$src" ] || src=$TOP/harness/cover-letter.txt
+f=$1 q=$2
+# A port has its own text (ports/BASE/cover-letters/POSTING.txt) or, with
+# a note on the base (and ports/BASE/cover-notes/POSTING.txt, if any),
+# 6.12's.
+src=$SERIES_DIR/cover-letters/$q.txt
+own=1
+[ -f "$src" ] || { src=$TOP/harness/cover-letters/$q.txt; own=; }
+[ -f "$src" ] || die "no cover letter text for the $q posting"
 subject=$(head -n1 "$src")
 base_desc=$(git -C "$LINUX" log -1 --format='%H %s' base)
 blurb=$(mktemp)
 trap 'rm -f "$blurb"' EXIT
 {
-	if [ "$BASE" != 6.12 ] && [ ! -f "$SERIES_DIR/cover-letter.txt" ]; then
-		echo "This is the series ported to $(git -C "$LINUX" log -1 --format=%s base); the"
-		echo "figures below were measured on 6.12.117, the base it was written for."
+	if [ "$BASE" != 6.12 ] && [ -z "$own" ]; then
+		echo "This is the posting ported to $(git -C "$LINUX" log -1 --format=%s base); the"
+		echo "figures below were measured on 6.12, the base it was written for."
 		echo
-		# What the port adds to the 6.12 series (a fix of the release).
-		if [ -f "$SERIES_DIR/cover-note.txt" ]; then
-			cat "$SERIES_DIR/cover-note.txt"
+		# What the port changes in the 6.12 posting.
+		if [ -f "$SERIES_DIR/cover-notes/$q.txt" ]; then
+			cat "$SERIES_DIR/cover-notes/$q.txt"
 			echo
 		fi
 	fi
 	tail -n +3 "$src"
 	echo
 	echo "Base: $base_desc"
+	case $q in
+	fixes) ;;
+	kstats) echo "It applies there on its own; base-commit below is the fixes posting," \
+		"which the series applies first." ;;
+	*) echo "with the fixes and kstats postings applied (base-commit below): the" \
+		"benchmark records with kstats, and patch 2 follows the x86 fix." ;;
+	esac
 	if [ "$BASE" = 6.12 ]; then
 		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
-		echo "date and identity.  The series builds on v6.12.112 and later: patch 2"
-		echo "uses struct event_command's trigger and print callbacks, which 6.12.112"
-		echo "took from mainline.  \`make check\` also applies the series to the newest"
-		echo "vanilla 6.12.y that Debian's archive serves and compiles its objects there.)"
+		echo "date and identity.  The series builds on v6.12.112 and later: kstats"
+		echo "patch 2 uses struct event_command's trigger and print callbacks, which"
+		echo "6.12.112 took from mainline.  \`make check\` also applies the series to the"
+		echo "newest vanilla 6.12.y that Debian's archive serves and compiles its"
+		echo "objects there.)"
 	else
 		echo "(the release's orig tarball from Debian's archive, $(git -C "$LINUX" log -1 --format=%b base | sed -n 's/^Extracted from \([^ ]*\).*/\1/p'),"
 		echo "committed as one commit with a fixed date and identity: base-commit"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Write the series branch back: patches/ (git format-patch, stable names),
-# series, patches/0000-cover-letter.patch and the overlay folders (every
-# file the series creates, as the series creates it).  For a port
+# Write the series branch back: patches/POSTING/ for each posting (git
+# format-patch, stable names, its own 0000-cover-letter.patch), series, and
+# the overlay folders (every file the series creates, as the series
+# creates it).  For a port
 # (BASE=7.2, ...): ports/BASE/patches and ports/BASE/series; the overlay
 # stays the 6.12 series'.
 . "$(dirname "$0")/common.sh"
@@ -14,21 +15,42 @@ git rev-parse -q --verify refs/heads/series >/dev/null || die "no series branch:
 n=$(git rev-list --count base..series)
 [ "$n" -gt 0 ] || die "the series branch has no commits on base"
 
+# The postings' sizes: COUNTS="fixes=1 kstats=4" (the last posting takes
+# the rest), or else those of the series file.
+declare -A cnt
+while read -r q c; do cnt[$q]=$c; done < <(posting_counts)
+for kv in ${COUNTS:-}; do cnt[${kv%%=*}]=${kv#*=}; done
+last=${POSTINGS##* }
+rest=$n
+for q in $POSTINGS; do
+	[ "$q" = "$last" ] || rest=$((rest - ${cnt[$q]}))
+done
+[ "$rest" -gt 0 ] || die "the series branch has $n commits, fewer than the postings before $last take"
+cnt[$last]=$rest
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# --zero-commit and --no-signature keep the files identical from one export
-# to the next when the patches themselves did not change.
-# --base names the base commit in the cover letter (base-commit:).
-git format-patch -q --zero-commit --no-signature --cover-letter --base=base \
-	--subject-prefix=PATCH -o "$tmp" base..series
-"$TOP/harness/cover-letter.sh" "$tmp"/0000-cover-letter.patch
-rm -f "$SERIES_DIR"/patches/*.patch
-mkdir -p "$SERIES_DIR/patches"
-cp "$tmp"/*.patch "$SERIES_DIR/patches/"
-(
-	echo "# Apply in this order with git am (or quilt); see README.md."
-	cd "$SERIES_DIR/patches" && ls [0-9]*.patch | grep -v '^0000-'
-) >"$SERIES_DIR/series"
+rm -rf "$SERIES_DIR"/patches
+echo "# Apply in this order with git am (three postings; see README.md)." >"$tmp/series"
+from=base
+at=0
+for q in $POSTINGS; do
+	at=$((at + ${cnt[$q]}))
+	to=$(git rev-parse "series~$((n - at))")
+	mkdir -p "$tmp/$q"
+	# --zero-commit and --no-signature keep the files identical from one
+	# export to the next when the patches themselves did not change.
+	# --base names the commit the posting applies to (base-commit:).
+	git format-patch -q --zero-commit --no-signature --cover-letter \
+		--base="$from" --subject-prefix=PATCH -o "$tmp/$q" "$from..$to"
+	"$TOP/harness/cover-letter.sh" "$tmp/$q/0000-cover-letter.patch" "$q"
+	(cd "$tmp/$q" && ls [0-9]*.patch | grep -v '^0000-' | sed "s,^,$q/,") >>"$tmp/series"
+	mkdir -p "$SERIES_DIR/patches/$q"
+	cp "$tmp/$q"/*.patch "$SERIES_DIR/patches/$q/"
+	log "export: $q: ${cnt[$q]} patches"
+	from=$to
+done
+cp "$tmp/series" "$SERIES_DIR/series"
 if [ "$BASE" != 6.12 ]; then
 	log "export: $n patches and series written to ports/$BASE"
 	git -C "$TOP" status --short -- "ports/$BASE"

@@ -87,10 +87,10 @@ git add -Af
 hgit commit -q -m "vanilla: the files the series modifies"
 while read -r p; do
 	if hgit am -q "$p" >/dev/null 2>&1; then
-		rec PASS "apply (vanilla $name): $(basename "$p")"
+		rec PASS "apply (vanilla $name): $(patch_label "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
-		rec FAIL "apply (vanilla $name): $(basename "$p")"
+		rec FAIL "apply (vanilla $name): $(patch_label "$p")"
 		exit 1
 	fi
 done < <(series_patches)
