@@ -617,6 +617,22 @@ if [ -n "$HSRC" ] && [ -d "$HSRC/tools/testing/kprobe_cache" ]; then
 	hostbench_pid=$!
 fi
 
+# 12c. kstats_record() on the host CPU (tools/testing/kstats, the kernel's
+#      lib/kstats.c built in user space): its samples from two per-CPU
+#      areas read back whole through the kernel's seq_file code, and a
+#      short timing, whose figures the result quotes (not a check).
+if [ -n "$HSRC" ] && [ -d "$HSRC/tools/testing/kstats" ]; then
+	if make -s -C "$HSRC/tools/testing/kstats" check >"$CHK/kstats-host.log" 2>&1 &&
+		grep -q '^check: ok' "$CHK/kstats-host.log"; then
+		record PASS "kstats host: lib/kstats.c in user space records and reads back every sample" \
+			"$(grep -E '^(warm: one|cold)' "$CHK/kstats-host.log" | sed 's/ per call.*//' | tr '\n' ';' | sed 's/;$//')"
+	else
+		tail -5 "$CHK/kstats-host.log" >&2
+		record FAIL "kstats host: lib/kstats.c in user space records and reads back every sample" \
+			"see $CHK/kstats-host.log"
+	fi
+fi
+
 # 12. Every earlier patch builds on its own, newest first (vmlinux and the
 #     modules: make all's bzImage, the last patch's, is the same step for
 #     every patch).
