@@ -40,7 +40,10 @@ trap 'rm -f "$blurb"' EXIT
 	*) echo "with the fixes and kstats postings applied (base-commit below): the" \
 		"benchmark records with kstats, and patch 2 follows the x86 fix." ;;
 	esac
-	if [ "$BASE" = 6.12 ]; then
+	if [ "$BASE" = 6.12 ] && [ "$q" = fixes ]; then
+		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
+		echo "date and identity.)"
+	elif [ "$BASE" = 6.12 ]; then
 		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"
 		echo "date and identity.  The series builds on v6.12.112 and later: kstats"
 		echo "patch 2 uses struct event_command's trigger and print callbacks, which"

@@ -450,8 +450,9 @@ struct kstats *kstats_new(const char *name, u8 frac_bits)
 	strscpy(ks->name, name);
 	ks->frac_bits = frac_bits;
 	ks->nr_slots = kstats_nr_slots(frac_bits);
+	/* Aligned to its size: no slot straddles two cache lines. */
 	ks->slots = __alloc_percpu(ks->nr_slots * sizeof(struct kstats_slot),
-				   __alignof__(struct kstats_slot));
+				   sizeof(struct kstats_slot));
 	if (!ks->slots) {
 		ret = -ENOMEM;
 		goto err_free;

@@ -4,9 +4,10 @@
  * it in user space on x86-64.  The per-CPU accesses of kstats_record() keep
  * the kernel's instructions: a per-CPU pointer is an offset into the CPU's
  * area, which %gs points to (set with arch_prctl()), and the preemption
- * count is the first word of that area, as x86's __preempt_count.  What
- * kstats_record() does not use (debugfs, the mutex, memory) is the
- * simplest stand-in that keeps kstats_new() and the read path working.
+ * count is a per-CPU word too (x86's __preempt_count), here the first one
+ * of the area.  What kstats_record() does not use (debugfs, the mutex,
+ * memory) is the simplest stand-in that keeps kstats_new() and the read
+ * path working.
  */
 #ifndef _KSTATS_SHIM_H
 #define _KSTATS_SHIM_H
@@ -24,8 +25,6 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/types.h>
-
-#define CONFIG_KSTATS 1
 
 #define __init
 #define __exit
@@ -105,11 +104,14 @@ static inline void kfree(const void *p)
 }
 
 /*
- * Per-CPU areas: KSTATS_SHIM_CPUS of KSTATS_SHIM_AREA bytes, the first 64
- * of each holding the CPU's preemption count.
+ * Per-CPU areas: KSTATS_SHIM_CPUS of KSTATS_SHIM_AREA bytes.  The first
+ * cache line of each holds the CPU's preemption count, so allocations
+ * start at KSTATS_SHIM_FIRST: an offset of 0 would be a NULL per-CPU
+ * pointer, and one in that line would share it with the count.
  */
 #define KSTATS_SHIM_CPUS 2
 #define KSTATS_SHIM_AREA (1024UL * 1024)
+#define KSTATS_SHIM_FIRST 64
 extern char *kstats_shim_areas;
 extern unsigned long kstats_shim_next;
 #define nr_cpu_ids KSTATS_SHIM_CPUS
