@@ -267,8 +267,8 @@ checkpatch_all() {
 		b=$(patch_label "$p")
 		# UNKNOWN_COMMIT_ID: the base is a release tarball with no
 		# history, so checkpatch cannot look up the commits that Fixes:
-		# names (their form it still checks, as GIT_COMMIT_ID); the
-		# fixes_tags check below compares them with a list of their own.
+		# names (their form it still checks, as GIT_COMMIT_ID); step 1
+		# above compares them with harness/fixes.list.
 		out=$(cd "$LINUX" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
 			--show-types --ignore UNKNOWN_COMMIT_ID --no-summary-file "$p" 2>&1) || true
 		total=$(echo "$out" | grep '^total:' || echo "total: no result")
