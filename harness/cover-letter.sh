@@ -35,10 +35,11 @@ trap 'rm -f "$blurb"' EXIT
 	echo "Base: $base_desc"
 	case $q in
 	fixes) ;;
-	kstats) echo "It applies there on its own; base-commit below is the fixes posting," \
-		"which the series applies first." ;;
-	*) echo "with the fixes and kstats postings applied (base-commit below): the" \
-		"benchmark records with kstats, and patch 2 follows the x86 fix." ;;
+	kstats) echo "It applies there on its own; the series applies it after the fixes"
+		echo "posting (prerequisite-patch-id below)." ;;
+	*) echo "with the fixes and kstats postings applied (prerequisite-patch-id"
+		echo "below): the benchmark records with kstats, and patch 2 follows the x86"
+		echo "fix." ;;
 	esac
 	if [ "$BASE" = 6.12 ] && [ "$q" = fixes ]; then
 		echo "(Debian's linux-source-6.12 tree, committed as one commit with a fixed"

@@ -40,9 +40,11 @@ for q in $POSTINGS; do
 	mkdir -p "$tmp/$q"
 	# --zero-commit and --no-signature keep the files identical from one
 	# export to the next when the patches themselves did not change.
-	# --base names the commit the posting applies to (base-commit:).
+	# --base=base: base-commit names the release, and the earlier
+	# postings' patches follow as prerequisite-patch-id (stable from one
+	# `make tree` to the next, where their commit ids are not).
 	git format-patch -q --zero-commit --no-signature --cover-letter \
-		--base="$from" --subject-prefix=PATCH -o "$tmp/$q" "$from..$to"
+		--base=base --subject-prefix=PATCH -o "$tmp/$q" "$from..$to"
 	"$TOP/harness/cover-letter.sh" "$tmp/$q/0000-cover-letter.patch" "$q"
 	(cd "$tmp/$q" && ls [0-9]*.patch | grep -v '^0000-' | sed "s,^,$q/,") >>"$tmp/series"
 	mkdir -p "$SERIES_DIR/patches/$q"
