@@ -43,7 +43,7 @@ for q in $POSTINGS; do
 	# --base=base: base-commit names the release, and the earlier
 	# postings' patches follow as prerequisite-patch-id (stable from one
 	# `make tree` to the next, where their commit ids are not).
-	git format-patch -q --zero-commit --no-signature --cover-letter \
+	git format-patch -q --zero-commit --no-signature --cover-letter --diff-algorithm=histogram \
 		--base=base --subject-prefix=PATCH -o "$tmp/$q" "$from..$to"
 	"$TOP/harness/cover-letter.sh" "$tmp/$q/0000-cover-letter.patch" "$q"
 	(cd "$tmp/$q" && ls [0-9]*.patch | grep -v '^0000-' | sed "s,^,$q/,") >>"$tmp/series"

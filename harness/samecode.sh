@@ -4,7 +4,8 @@
 # very code they had before the cache patches: disassemble
 # arch/x86/kernel/kprobes/{core,ftrace}.o built from the series and from the
 # commit before "kprobes: add a per-CPU lookup cache" (the base plus the
-# patches before it: kstats, the benchmark and the int3 handler fixes),
+# patches before it: the fixes, kstats, the benchmark, the int3 handler,
+# the index and the batched arming),
 # and compare function by function (harness/discmp.py: every function of
 # the older object unchanged; later patches may add functions, such as the
 # batched arming hooks, which are not on a hit path).  ftrace.o must also

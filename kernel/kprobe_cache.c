@@ -356,9 +356,8 @@ struct kprobe *get_kprobe_cached(void *addr)
 	}
 	return kprobe_cache_miss(addr);
 }
-
-NOKPROBE_SYMBOL(get_kprobe_cached);
 EXPORT_SYMBOL_IF_KUNIT(get_kprobe_cached);
+NOKPROBE_SYMBOL(get_kprobe_cached);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**

@@ -110,7 +110,7 @@
  * (the compiler checked) leaves out the padding of -falign-functions, and
  * the sites then sit back to back at an odd stride (37 bytes on x86-64
  * with call padding), which no kernel built at -O2 has, and which crowds
- * runs of them into a few sets of the kprobe lookup cache.
+ * runs of them into a few sets of any cache indexed by address bits.
  */
 #define KPB_SITE(n)							\
 	static noinline __noclone __aligned(CONFIG_FUNCTION_ALIGNMENT)	\

@@ -2,7 +2,7 @@
 /*
  * The hash that places a probed address in the kprobe table's index
  * (kernel/kprobes.c).  Plain inline code with no kernel dependencies, so
- * that tools/testing/kprobe_cache/ can compile it in user space.
+ * that a user-space test harness can compile it.
  */
 #ifndef _LINUX_KPROBE_HASH_H
 #define _LINUX_KPROBE_HASH_H

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Mass-probe benchmark: what a kprobe hit costs as the number of registered
-# probes grows, with the kprobe lookup cache off and on, measured with
-# kstats in one boot.  Needs the test_kprobe_bench module
-# (CONFIG_TEST_KPROBE_BENCH=m); kstats_trace (CONFIG_KSTATS_TRACE) for the
-# kstats self-measurement; an ftrace hist trigger (CONFIG_HIST_TRIGGERS)
-# for the comparison with kstats.
+# probes grows, with the kprobe lookup cache off and on where the kernel
+# has one (CONFIG_KPROBE_CACHE), measured with kstats in one boot.
+# Needs the test_kprobe_bench module (CONFIG_TEST_KPROBE_BENCH=m);
+# kstats_trace (CONFIG_KSTATS_TRACE) for the kstats self-measurement;
+# an ftrace hist trigger (CONFIG_HIST_TRIGGERS) for the comparison with
+# kstats.
 #
 # It arms probes on the first max(H) sites of each hit path (ftrace, int3,
 # opt, kretprobe; disjoint sites), then for each N registers N "fill"
