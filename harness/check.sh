@@ -243,6 +243,27 @@ for q in $POSTINGS; do
 		record FAIL "series: the $q posting has patches and a filled-in cover letter"
 done
 
+# Each message is short enough to review: a commit body of at most 60
+# lines (trailers not counted), a cover letter of at most 100 lines of
+# prose (before its shortlog).
+long=
+for p in "${PATCHES[@]}"; do
+	n=$(awk '/^Subject:/ { s = 1; next } s && !b && /^$/ { b = 1; next }
+		b && /^---$/ { exit } b { l[++c] = $0 }
+		END { while (c > 0 && (l[c] ~ /^[A-Za-z-]+: / || l[c] == "")) c--; print c + 0 }' "$p")
+	[ "$n" -le 60 ] || long+=" $(patch_label "$p") ($n)"
+done
+[ -z "$long" ] && record PASS "series: every commit body is at most 60 lines" ||
+	record FAIL "series: every commit body is at most 60 lines" "${long# }"
+for q in $POSTINGS; do
+	c=$SERIES_DIR/patches/$q/0000-cover-letter.patch
+	[ -f "$c" ] || continue
+	n=$(awk '/^Subject:/ { s = 1; next } s && !b && /^$/ { b = 1; next }
+		b && /^[^ ].* \([0-9]+\):$/ { exit } b { c++ } END { print c + 0 }' "$c")
+	[ "$n" -le 100 ] && record PASS "series: the $q cover letter is at most 100 lines ($n)" ||
+		record FAIL "series: the $q cover letter is at most 100 lines" "$n"
+done
+
 # Each patch of the fixes posting names the commit it fixes, one listed
 # in harness/fixes.list with the same subject, and is for stable.
 for p in "${PATCHES[@]}"; do
