@@ -241,11 +241,16 @@ for q in $POSTINGS; do
 		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$c" &&
 		record PASS "series: the $q posting has patches and a filled-in cover letter" ||
 		record FAIL "series: the $q posting has patches and a filled-in cover letter"
+	# At most 100 lines of prose, before the shortlog.
+	[ -f "$c" ] || continue
+	n=$(awk '/^Subject:/ { s = 1; next } s && !b && /^$/ { b = 1; next }
+		b && /^[^ ].* \([0-9]+\):$/ { exit } b { c++ } END { print c + 0 }' "$c")
+	[ "$n" -le 100 ] && record PASS "series: the $q cover letter is at most 100 lines ($n)" ||
+		record FAIL "series: the $q cover letter is at most 100 lines" "$n"
 done
 
-# Each message is short enough to review: a commit body of at most 60
-# lines (trailers not counted), a cover letter of at most 100 lines of
-# prose (before its shortlog).
+# Each commit body is short enough to review: at most 60 lines, trailers
+# not counted.
 long=
 for p in "${PATCHES[@]}"; do
 	n=$(awk '/^Subject:/ { s = 1; next } s && !b && /^$/ { b = 1; next }
@@ -255,14 +260,6 @@ for p in "${PATCHES[@]}"; do
 done
 [ -z "$long" ] && record PASS "series: every commit body is at most 60 lines" ||
 	record FAIL "series: every commit body is at most 60 lines" "${long# }"
-for q in $POSTINGS; do
-	c=$SERIES_DIR/patches/$q/0000-cover-letter.patch
-	[ -f "$c" ] || continue
-	n=$(awk '/^Subject:/ { s = 1; next } s && !b && /^$/ { b = 1; next }
-		b && /^[^ ].* \([0-9]+\):$/ { exit } b { c++ } END { print c + 0 }' "$c")
-	[ "$n" -le 100 ] && record PASS "series: the $q cover letter is at most 100 lines ($n)" ||
-		record FAIL "series: the $q cover letter is at most 100 lines" "$n"
-done
 
 # Each patch of the fixes posting names the commit it fixes, one listed
 # in harness/fixes.list with the same subject, and is for stable.
