@@ -9,7 +9,7 @@
 # with -fno-inline, which emits every function that is not
 # __always_inline, and every helper named below must then be absent from
 # it or blacklisted.  The helpers: every static function of
-# include/linux/kprobe_cache.h and include/linux/kprobe_hash.h, and the
+# kernel/kprobe_cache.h and kernel/kprobe_hash.h, and the
 # index's lookup helpers in kernel/kprobes.c.
 # Usage: hitpath.sh SRC OBJ RESULTS   (OBJ: a built tree of SRC)
 . "$(dirname "$0")/common.sh"
@@ -22,7 +22,7 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 
 names=$( {
-	hdrs=("$SRC"/include/linux/kprobe_cache.h "$SRC"/include/linux/kprobe_hash.h)
+	hdrs=("$SRC"/kernel/kprobe_cache.h "$SRC"/kernel/kprobe_hash.h)
 	# "static TYPE name(", and "static TYPE" with "name(" on the next line.
 	cat "${hdrs[@]}" 2>/dev/null | sed -n 's/^static .*[ *]\([a-z_0-9]*\)(.*/\1/p'
 	grep -h -A1 '^static [a-z_ ]*\*\?$' "${hdrs[@]}" 2>/dev/null |

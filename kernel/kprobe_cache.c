@@ -6,7 +6,7 @@
  * an index slot and the struct kprobe it points to, scattered over memory
  * that the probed code does not otherwise touch.  The hit path only ever
  * needs a handful of hot addresses, so each CPU keeps the last ones it
- * looked up in a small set-associative cache (include/linux/kprobe_cache.h)
+ * looked up in a small set-associative cache (kprobe_cache.h)
  * and searches the table only on a miss.
  *
  * Coherence.  The cache must never return a kprobe that get_kprobe() would
@@ -58,7 +58,7 @@
  * index the change was made in.
  *
  * A CPU whose hot set overflows its cache (KPROBE_CACHE_WINDOW in
- * include/linux/kprobe_cache.h) looks its next lookups up in the index
+ * kprobe_cache.h) looks its next lookups up in the index
  * directly, as get_kprobe() does (through the CPU's copy of the index
  * word): it neither reads nor writes its sets meanwhile, and the
  * invalidations that happen meanwhile still sweep them, so when it comes
@@ -114,7 +114,6 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/jump_label.h>
-#include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
 #include <linux/percpu.h>
@@ -123,6 +122,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <kunit/visibility.h>
+
+#include "kprobe_cache.h"
 
 /*
  * One CPU's state besides its sets: the sequence count of its writers, the

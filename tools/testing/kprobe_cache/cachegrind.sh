@@ -3,9 +3,9 @@
 #
 # Data read misses per cold lookup in cachegrind's cache simulation, of
 # walk_lookup() (the chain walk), index_lookup() (get_kprobe() with the
-# index) and cached_lookup() with cached_miss() and index_lookup_from()
-# (the kprobe cache, its miss path with the index and the insertion, and
-# its bypass), with
+# index) and the kernel's get_kprobe_cached() with kprobe_cache_miss(),
+# kprobe_cache_fill() and get_kprobe_from_index() (the kprobe cache, its
+# miss path with the index and the insertion, and its bypass), with
 # H=16 hot probes among N=1000, 10000 and 40000, and H=4096 among 40000
 # (more than the cache holds).  Only the misses that cg_annotate
 # attributes to those functions (and to the code inlined into them) count;
@@ -85,14 +85,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # D1 and LL read misses per lookup of walk_lookup, index_lookup,
-# cached_lookup, cached_miss and index_lookup_from (a run calls one of the
-# first two, or the third and, on a cache miss, cached_miss and
-# index_lookup_from, when bypassing index_lookup_from)
+# get_kprobe_cached, kprobe_cache_miss, kprobe_cache_fill and
+# get_kprobe_from_index (a run calls one of the first two, or the third
+# and, on a cache miss, the next three, when bypassing the last)
 misses() {
 	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
 		--auto=no "$1" |
 	awk -v count="$count" \
-	    -v fns='walk_lookup|index_lookup|index_lookup_from|cached_lookup|cached_miss' '
+	    -v fns='walk_lookup|index_lookup|get_kprobe_from_index|get_kprobe_cached|kprobe_cache_miss|kprobe_cache_fill' '
 		$NF ~ (":(" fns ")(\\.[0-9A-Za-z_.]+)?$") {
 			gsub(",", "", $1)
 			gsub(",", "", $2)

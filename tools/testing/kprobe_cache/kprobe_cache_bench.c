@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kprobe_cache_bench - user space benchmark of include/linux/kprobe_cache.h
+ * kprobe_cache_bench - user space benchmark of kernel/kprobe_cache.c
  *
  * What it measures
  * ----------------
@@ -11,15 +11,19 @@
  * cache line.  It now reads the table's index, an open-addressing array of
  * (address, kprobe pointer) slots sized to N, and reads no kprobe on its
  * way.  The per-CPU kprobe cache answers a hot
- * address from one 64-byte set.  This program compiles the very header the
- * kernel compiles and compares:
+ * address from one 64-byte set.  This program links the kernel's own
+ * kernel/kprobe_cache.c, built in user space with one CPU by
+ * kprobe_cache_glue.c and kprobe_cache_shim.h, and compares:
  *
- *   walk_lookup(addr)   - the chain walk of get_kprobe() before the index
- *   index_lookup(addr)  - get_kprobe() with the index, a copy of its code
- *   cached_lookup(addr) - kprobe_cache_probe(), and on a miss (cached_miss())
- *                         the index and kprobe_cache_insert(), i.e.
- *                         get_kprobe_cached() without its per-CPU and irq
- *                         handling
+ *   walk_lookup(addr)       - the chain walk of get_kprobe() before the
+ *                             index
+ *   index_lookup(addr)      - get_kprobe() with the index, a model of its
+ *                             code in kernel/kprobes.c (with its hash,
+ *                             kernel/kprobe_hash.h)
+ *   get_kprobe_cached(addr) - the kernel's, with its bypass, its sequence
+ *                             count and, on a miss, kprobe_cache_miss():
+ *                             the index (get_kprobe_from_index(), the
+ *                             model's), the insertion and its barrier
  *
  * on a fake kprobe table that looks like the kernel's:
  *
@@ -79,9 +83,10 @@
  * the cache, or for 20,000 lookups), then does COUNT lookups of the hot set, each
  * after reading EVICT_KIB KiB (default: the cold-flush size above), which
  * must exceed the simulated last level cache.  cachegrind.sh attributes
- * the data read misses of walk_lookup(), index_lookup(), cached_lookup(),
- * cached_miss() and index_lookup_from() (and of what was inlined into
- * them) to the lookups.
+ * the data read misses of walk_lookup(), index_lookup(),
+ * get_kprobe_cached(), kprobe_cache_miss(), kprobe_cache_fill() and
+ * get_kprobe_from_index() (and of what was inlined into them) to the
+ * lookups.
  * Pin the benchmark to one CPU (the Makefile uses taskset when it is
  * available) for stable numbers.
  */
@@ -97,12 +102,12 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/hash.h>
-#include <linux/kprobe_hash.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
-#include "../../../include/linux/kprobe_cache.h"
+#include "kprobe_hash.h"
+#include "kprobe_cache_host.h"
 
 #define KPROBE_HASH_BITS	6
 #define KPROBE_TABLE_SIZE	BIT(KPROBE_HASH_BITS)
@@ -157,27 +162,6 @@ struct kprobe_index_slot {
 static unsigned long kprobe_index;
 static unsigned int index_used, index_filled;
 static struct kprobe **registered;	/* registration order */
-static struct kprobe_cache kcache;
-/*
- * The per-CPU state next to the cache, as struct kprobe_cache_cpu in
- * kernel/kprobe_cache.c: one cache line, read on every lookup, with the
- * CPU's copy of the index word that its misses and bypassed lookups use
- * and the pointer to its sets.
- */
-static struct {
-	unsigned short seq;
-	short bypass;
-	struct kprobe_cache_window win;
-	unsigned long index;
-	struct kprobe_cache *cache;
-	unsigned long hits;
-	unsigned long misses;
-	unsigned long inserts;
-	unsigned long bypassed;
-} kcpu __aligned(64);
-static_assert(sizeof(kcpu) <= 64);
-/* The generation of each set, as kprobe_cache_gen[] (read by misses). */
-static unsigned long kgen[KPROBE_CACHE_SETS] __aligned(64);
 static unsigned long sink;
 
 static void *pool;
@@ -240,73 +224,16 @@ static noinline struct kprobe *index_lookup(void *addr)
 	return index_walk(READ_ONCE(kprobe_index), addr);
 }
 
-/* The cache's lookup in the index, as get_kprobe_from_index(). */
-static noinline struct kprobe *index_lookup_from(unsigned long index,
-						 void *addr)
+/* For kernel/kprobe_cache.c: get_kprobe() itself. */
+struct kprobe *get_kprobe(void *addr)
+{
+	return index_lookup(addr);
+}
+
+/* For kernel/kprobe_cache.c: its misses and bypassed lookups. */
+noinline struct kprobe *get_kprobe_from_index(unsigned long index, void *addr)
 {
 	return index_walk(index, addr);
-}
-
-/*
- * The miss path of get_kprobe_cached(), out of line as in the kernel: the
- * generation of the set, the index, the insertion (if the set has room,
- * or one miss in KPROBE_CACHE_REPLACE into a full set), the full barrier
- * and the second read of the generation.
- */
-static noinline struct kprobe *cached_miss(void *addr)
-{
-	unsigned int s = kprobe_cache_set_index(addr);
-	unsigned long gen;
-	struct kprobe *p;
-	bool full, replace;
-
-	kcpu.misses++;
-	gen = READ_ONCE(kgen[s]);
-	p = index_lookup_from(kcpu.index, addr);
-	if (p) {
-		/* kprobe_cache_fill(): round robin on the insert count */
-		kcpu.seq++;
-		replace = kprobe_cache_may_replace(&kcpu.win);
-		full = kprobe_cache_insert(kcpu.cache, addr, p, kcpu.inserts,
-					   replace);
-		if (kprobe_cache_window_end(&kcpu.win, kcpu.hits, full))
-			kcpu.bypass = KPROBE_CACHE_BYPASS;
-		if (!full || replace) {
-			kcpu.inserts++;
-			__atomic_thread_fence(__ATOMIC_SEQ_CST);
-			if (READ_ONCE(kgen[s]) != gen)
-				kprobe_cache_remove(kcpu.cache, addr);
-		}
-		kcpu.seq++;
-	}
-	return p;
-}
-
-/*
- * get_kprobe_cached() minus its per-CPU and irq handling: the bypass while
- * the hot set overflows the cache, the probe between two reads of the
- * sequence count, and on a miss cached_miss().
- */
-static noinline struct kprobe *cached_lookup(void *addr)
-{
-	unsigned short seq;
-	struct kprobe *p;
-
-	/* The bypass on the straight-line path, as in the kernel. */
-	if (likely(kcpu.bypass > 0)) {
-		kcpu.bypass--;
-		kcpu.bypassed++;
-		return index_lookup_from(READ_ONCE(kcpu.index), addr);
-	}
-	seq = READ_ONCE(kcpu.seq);
-	if (likely(!(seq & 1))) {
-		p = kprobe_cache_probe(READ_ONCE(kcpu.cache), addr);
-		if (likely(p && READ_ONCE(kcpu.seq) == seq)) {
-			kcpu.hits++;
-			return p;
-		}
-	}
-	return cached_miss(addr);
 }
 
 typedef struct kprobe *(*lookup_fn)(void *addr);
@@ -382,7 +309,7 @@ static void free_index(void)
 {
 	free((void *)(kprobe_index & ~KPROBE_INDEX_BITS_MASK));
 	kprobe_index = 0;
-	kcpu.index = 0;
+	kpc_host_index_moved(0);
 	index_used = 0;
 	index_filled = 0;
 }
@@ -426,7 +353,7 @@ static void index_resize(unsigned int nr)
 	for (i = 0; i < nr - 1; i++)
 		index_put(index, registered[i]);
 	kprobe_index = index;
-	kcpu.index = index;		/* kprobe_cache_index_moved() */
+	kpc_host_index_moved(index);
 }
 
 /* kprobe_table_add(): the index part, @p being the @nr-th kprobe. */
@@ -465,9 +392,7 @@ static void build_table(unsigned int n, unsigned int h, u64 seed)
 	free_table();
 	rng_state = seed;
 	memset(kprobe_table, 0, sizeof(kprobe_table));
-	kprobe_cache_flush(&kcache);
-	memset(&kcpu, 0, sizeof(kcpu));
-	kcpu.cache = &kcache;
+	kpc_host_reset();
 
 	pool = xalloc_pages(nslots * SLOT_SIZE);
 	registered = xcalloc(n, sizeof(*registered));
@@ -534,13 +459,13 @@ static void check_table(unsigned int h)
 	for (i = 0; i < h; i++) {
 		if (walk_lookup(hot[i]) != hot_kp[i] ||
 		    index_lookup(hot[i]) != hot_kp[i] ||
-		    cached_lookup(hot[i]) != hot_kp[i] ||
-		    cached_lookup(hot[i]) != hot_kp[i])
+		    get_kprobe_cached(hot[i]) != hot_kp[i] ||
+		    get_kprobe_cached(hot[i]) != hot_kp[i])
 			die("lookup returned the wrong kprobe");
 	}
 	if (walk_lookup((void *)(TEXT_BASE + 8)) ||
 	    index_lookup((void *)(TEXT_BASE + 8)) ||
-	    cached_lookup((void *)(TEXT_BASE + 8)))
+	    get_kprobe_cached((void *)(TEXT_BASE + 8)))
 		die("lookup of an unregistered address succeeded");
 }
 
@@ -550,11 +475,13 @@ static noinline void warm_cache(unsigned int h)
 	unsigned int i;
 
 	for (i = 0; i < h; i++)
-		kprobe_cache_insert(&kcache, hot[i], hot_kp[i],
-				    kcpu.inserts++, true);
+		kpc_host_warm(hot[i], hot_kp[i]);
 }
 
-/* Flush the CPU caches (or cachegrind's) by reading a big buffer. */
+/*
+ * Flush the CPU caches (or cachegrind's) by reading a big buffer, then
+ * read what a kernel lookup would find cached (kpc_host_touch_kernel_hot()).
+ */
 static noinline void evict(void)
 {
 	unsigned long sum = 0;
@@ -563,6 +490,7 @@ static noinline void evict(void)
 	for (i = 0; i < evict_bytes / sizeof(long); i += 64 / sizeof(long))
 		sum += evict_buf[i];
 	WRITE_ONCE(sink, sink + sum);
+	kpc_host_touch_kernel_hot();
 }
 
 /*
@@ -599,7 +527,7 @@ static noinline unsigned long hot_index(unsigned int h, unsigned long iters)
 
 static noinline unsigned long hot_cache(unsigned int h, unsigned long iters)
 {
-	return hot_loop(cached_lookup, h, iters, false);
+	return hot_loop(get_kprobe_cached, h, iters, false);
 }
 
 static noinline unsigned long lat_index(unsigned int h, unsigned long iters)
@@ -609,13 +537,13 @@ static noinline unsigned long lat_index(unsigned int h, unsigned long iters)
 
 static noinline unsigned long lat_cache(unsigned int h, unsigned long iters)
 {
-	return hot_loop(cached_lookup, h, iters, true);
+	return hot_loop(get_kprobe_cached, h, iters, true);
 }
 
 enum variant { WALK, INDEX, CACHE };
 
 static const char * const variant_name[] = { "walk", "index", "cache" };
-static const lookup_fn variant_fn[] = { walk_lookup, index_lookup, cached_lookup };
+static const lookup_fn variant_fn[] = { walk_lookup, index_lookup, get_kprobe_cached };
 
 static u64 time_hot(enum variant v, unsigned int h, unsigned long iters,
 		    bool chain)
@@ -842,6 +770,7 @@ static int cachegrind_mode(int argc, char **argv)
 {
 	unsigned long n, h, count, i;
 	unsigned long sum = 0, bad = 0, hits, misses, bypassed;
+	struct kpc_host_stats st;
 	bool steady = false;
 	enum variant v;
 
@@ -874,16 +803,17 @@ static int cachegrind_mode(int argc, char **argv)
 	 * The generations first, whose first reads would count as misses
 	 * of the lookups.
 	 */
-	for (i = 0; steady && i < KPROBE_CACHE_SETS; i++)
-		sum += READ_ONCE(kgen[i]);
+	if (steady)
+		sum += kpc_host_read_gens();
 	for (i = 0; steady && i < 20000; i++) {
-		sum += (unsigned long)cached_lookup(hot[i % h]);
-		if (kcpu.bypass == KPROBE_CACHE_BYPASS)
+		sum += (unsigned long)get_kprobe_cached(hot[i % h]);
+		if (kpc_host_bypass_began())
 			break;
 	}
-	hits = kcpu.hits;
-	misses = kcpu.misses;
-	bypassed = kcpu.bypassed;
+	kpc_host_stats(&st);
+	hits = st.hits;
+	misses = st.misses;
+	bypassed = st.bypassed;
 	for (i = 0; i < count; i++) {
 		struct kprobe *p;
 
@@ -893,11 +823,12 @@ static int cachegrind_mode(int argc, char **argv)
 		bad += p != hot_kp[i % h];
 	}
 	WRITE_ONCE(sink, sink + sum);
+	kpc_host_stats(&st);
 	printf("cachegrind: %s N=%lu H=%lu COUNT=%lu stride=%lu ",
 	       argv[1], n, h, count, text_stride);
 	printf("evict=%zu KiB wrong=%lu cache_hits=%lu cache_misses=%lu bypassed=%lu\n",
-	       evict_bytes >> 10, bad, kcpu.hits - hits, kcpu.misses - misses,
-	       kcpu.bypassed - bypassed);
+	       evict_bytes >> 10, bad, st.hits - hits, st.misses - misses,
+	       st.bypassed - bypassed);
 	free_table();
 	return bad ? 1 : 0;
 }
@@ -909,10 +840,12 @@ int main(int argc, char **argv)
 	unsigned int nsizes = 5, nhots = 4, samples = 301, i, j;
 	u64 target_ns = 20000000, overhead, t_start = now_ns();
 	bool quick = false, n_given = false, h_given = false;
+	unsigned long sets, ways;
+	struct kpc_host_stats st;
+	size_t bytes;
 
 	BUILD_BUG_ON(sizeof(struct kprobe) != 128);
 	BUILD_BUG_ON(offsetof(struct kprobe, addr) != 40);
-	BUILD_BUG_ON(sizeof(struct kprobe_cache_set) != 64);
 	BUILD_BUG_ON(sizeof(struct kprobe) > SLOT_SIZE);
 
 	prog_name = argv[0];
@@ -961,9 +894,8 @@ int main(int argc, char **argv)
 	overhead = timer_overhead();
 	printf("struct kprobe %zu B in %d B slots, pool %dx N; ",
 	       sizeof(struct kprobe), SLOT_SIZE, POOL_FACTOR);
-	printf("kprobe_cache %lu sets x %lu ways (%zu B)\n",
-	       (unsigned long)KPROBE_CACHE_SETS,
-	       (unsigned long)KPROBE_CACHE_WAYS, sizeof(struct kprobe_cache));
+	kpc_host_geometry(&sets, &ways, &bytes);
+	printf("kprobe_cache %lu sets x %lu ways (%zu B)\n", sets, ways, bytes);
 	printf("hot: best of 5 loops of %llu ms; ",
 	       (unsigned long long)target_ns / 1000000);
 	printf("cold: median of %u, evict %zu MiB, timer overhead %llu ns subtracted\n\n",
@@ -992,13 +924,11 @@ int main(int argc, char **argv)
 			xc = measure_cold(INDEX, h, samples, overhead);
 			cc = measure_cold(CACHE, h, samples, overhead);
 			/* Hit rate of a separate pass, counted exactly. */
-			kcpu.hits = 0;
-			kcpu.misses = 0;
-			kcpu.inserts = 0;
-			kcpu.bypassed = 0;
+			kpc_host_reset_stats();
 			WRITE_ONCE(sink, sink + hot_cache(h, lookups));
-			hit = 100.0 * kcpu.hits / lookups;
-			byp = 100.0 * kcpu.bypassed / lookups;
+			kpc_host_stats(&st);
+			hit = 100.0 * st.hits / lookups;
+			byp = 100.0 * st.bypassed / lookups;
 			printf("%6u %5u %12.1f %12.2f %12.2f %12.0f %13.0f %13.0f",
 			       n, h, wh, xh, ch, wc, xc, cc);
 			printf(" %7.2f %8.2f %12.2f %12.2f\n", hit, byp, xl, cl);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The hash that places a probed address in the kprobe table's index
- * (kernel/kprobes.c).  Plain inline code with no kernel dependencies, so
- * that a user-space test harness can compile it.
+ * (kprobes.c), for the code that must place addresses as the index does.
+ * It uses nothing of the kernel beyond <linux/hash.h>.
  */
-#ifndef _LINUX_KPROBE_HASH_H
-#define _LINUX_KPROBE_HASH_H
+#ifndef _KERNEL_KPROBE_HASH_H
+#define _KERNEL_KPROBE_HASH_H
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
@@ -38,4 +38,4 @@ static __always_inline u32 kprobe_addr_hash(const void *addr,
 	return hash_long(x, bits);
 }
 
-#endif /* _LINUX_KPROBE_HASH_H */
+#endif /* _KERNEL_KPROBE_HASH_H */

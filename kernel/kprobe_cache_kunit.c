@@ -16,13 +16,14 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
-#include <linux/kprobe_cache.h>
-#include <linux/kprobe_hash.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/stringify.h>
+
+#include "kprobe_cache.h"
+#include "kprobe_hash.h"
 
 static noinline int kpc_target(int x)
 {

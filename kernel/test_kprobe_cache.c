@@ -53,7 +53,6 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
-#include <linux/kprobe_cache.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -61,6 +60,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include "kprobe_cache.h"
 
 static unsigned int seconds = 60;
 module_param(seconds, uint, 0444);

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small per-CPU, set-associative cache of address -> kprobe lookups.
- *
- * The data structure and its three operations (probe, insert, flush) are
- * plain inline functions on one CPU's struct kprobe_cache, with no notion
- * of per-CPU data, interrupts or the kprobe table: kernel/kprobe_cache.c
- * adds those, and tools/testing/kprobe_cache/ compiles this same file in
- * user space to measure it on real hardware.
+ * A small per-CPU, set-associative cache of address -> kprobe lookups:
+ * the layout of one CPU's sets and the operations on them (probe, insert,
+ * remove, flush, the bypass window), for kprobe_cache.c, which adds the
+ * per-CPU data, the nesting rules and the kprobe table, and for its KUnit
+ * suite.
  */
-#ifndef _LINUX_KPROBE_CACHE_H
-#define _LINUX_KPROBE_CACHE_H
+#ifndef _KERNEL_KPROBE_CACHE_H
+#define _KERNEL_KPROBE_CACHE_H
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
@@ -59,7 +57,7 @@ struct kprobe_cache_set {
  *
  * 64 bytes per set: 16 KiB per CPU with the default 256 sets, allocated
  * when the first kprobe is registered and freed when the cache is turned
- * off (kernel/kprobe_cache.c).
+ * off (kprobe_cache.c).
  */
 struct kprobe_cache {
 	struct kprobe_cache_set set[KPROBE_CACHE_SETS];
@@ -70,7 +68,7 @@ struct kprobe_cache {
  * can nest: an interrupt or NMI may hit a kprobe while a lookup runs.
  * Inserts must be serialized by the caller, and a reader that an insert
  * may interrupt must check that none happened while it probed
- * (kernel/kprobe_cache.c keeps a per-CPU sequence count for that).
+ * (kprobe_cache.c keeps a per-CPU sequence count for that).
  * Otherwise a probe could pair the address of a new entry with the kprobe
  * of the entry that the new one replaced.  Other CPUs may remove entries
  * (kprobe_cache_remove(), kprobe_cache_flush()) at any time: those only
@@ -248,4 +246,4 @@ struct kprobe *kprobe_cache_fill_stale(void *addr);
 #endif
 #endif
 
-#endif /* _LINUX_KPROBE_CACHE_H */
+#endif /* _KERNEL_KPROBE_CACHE_H */
