@@ -88,11 +88,13 @@ trap 'rm -rf "$tmp"' EXIT
 # get_kprobe_cached, kprobe_cache_miss, kprobe_cache_fill and
 # get_kprobe_from_index (a run calls one of the first two, or the third
 # and, on a cache miss, the next three, when bypassing the last)
+fns='walk_lookup|index_lookup|get_kprobe_from_index|get_kprobe_cached'
+fns="$fns|kprobe_cache_miss|kprobe_cache_fill"
 misses() {
 	cg_annotate --show=D1mr,DLmr --show-percs=no --threshold=0 \
 		--auto=no "$1" |
 	awk -v count="$count" \
-	    -v fns='walk_lookup|index_lookup|get_kprobe_from_index|get_kprobe_cached|kprobe_cache_miss|kprobe_cache_fill' '
+	    -v fns="$fns" '
 		$NF ~ (":(" fns ")(\\.[0-9A-Za-z_.]+)?$") {
 			gsub(",", "", $1)
 			gsub(",", "", $2)

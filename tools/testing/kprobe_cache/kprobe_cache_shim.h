@@ -28,13 +28,15 @@
 #include <linux/types.h>
 
 #define __init
+#define __percpu
 #define __user
-#define VISIBLE_IF_KUNIT
+#define VISIBLE_IF_KUNIT static
 #define EXPORT_SYMBOL_IF_KUNIT(sym) \
 	static const void *kpc_shim_export_##sym __maybe_unused = &(sym)
 #define NOKPROBE_SYMBOL(fname) \
 	static const void *kpc_shim_nokprobe_##fname __maybe_unused = &(fname)
 #define pr_warn(fmt, ...) fprintf(stderr, fmt, ##__VA_ARGS__)
+/* No KCSAN here: a data race is only annotated. */
 #define data_race(expr) (expr)
 /* synchronize_rcu(): tools/include's, empty (no other thread to wait for) */
 #ifndef S16_MAX
@@ -43,7 +45,7 @@
 
 /* One CPU. */
 #define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < 1; (cpu)++)
-#define cpu_to_node(cpu) 0
+#define cpu_to_node(cpu) ((void)(cpu), 0)
 #define DEFINE_PER_CPU(type, name) __typeof__(type) name
 #define DEFINE_PER_CPU_ALIGNED(type, name) __typeof__(type) name __aligned(64)
 
@@ -59,25 +61,24 @@ void kpc_shim_bad_size(void);
 })
 
 /* add with the operand's size, as x86's percpu_add_op() */
-#define this_cpu_add(pcp, val)						\
-do {									\
-	switch (sizeof(pcp)) {						\
-	case 2:								\
-		asm volatile("addw %1, %%gs:%0"				\
-			     : "+m" (pcp) : "ri" ((u16)(val)));		\
-		break;							\
-	case 4:								\
-		asm volatile("addl %1, %%gs:%0"				\
-			     : "+m" (pcp) : "ri" ((u32)(val)));		\
-		break;							\
-	case 8:								\
-		asm volatile("addq %1, %%gs:%0"				\
-			     : "+m" (pcp) : "re" ((u64)(val)));		\
-		break;							\
-	default:							\
-		kpc_shim_bad_size();					\
-	}								\
-} while (0)
+static __always_inline void kpc_shim_add(void *pcp, long val, size_t size)
+{
+	switch (size) {
+	case 2:
+		asm volatile("addw %1, %%gs:%0" : "+m" (*(u16 *)pcp) : "ri" ((u16)val));
+		break;
+	case 4:
+		asm volatile("addl %1, %%gs:%0" : "+m" (*(u32 *)pcp) : "ri" ((u32)val));
+		break;
+	case 8:
+		asm volatile("addq %1, %%gs:%0" : "+m" (*(u64 *)pcp) : "re" (val));
+		break;
+	default:
+		kpc_shim_bad_size();
+	}
+}
+
+#define this_cpu_add(pcp, val) kpc_shim_add(&(pcp), (val), sizeof(pcp))
 #define this_cpu_inc(pcp) this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp) this_cpu_add(pcp, -1)
 #define this_cpu_ptr(ptr) \
@@ -166,7 +167,7 @@ static inline int single_open(struct file *file,
 			      int (*show)(struct seq_file *m, void *v),
 			      void *data)
 {
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 static inline struct dentry *debugfs_create_file(const char *name, int mode,
