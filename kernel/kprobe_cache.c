@@ -111,6 +111,10 @@
  * the kprobe that was stored with it.
  */
 
+/*
+ * tools/testing/kprobe_cache builds this file in user space: a new include
+ * needs its stand-in there (kprobe_cache_shim.h and the Makefile's list).
+ */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/jump_label.h>

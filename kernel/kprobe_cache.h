@@ -3,8 +3,8 @@
  * A small per-CPU, set-associative cache of address -> kprobe lookups:
  * the layout of one CPU's sets and the operations on them (probe, insert,
  * remove, flush, the bypass window), for kprobe_cache.c, which adds the
- * per-CPU data, the nesting rules and the kprobe table, and for its KUnit
- * suite.
+ * per-CPU data, the nesting rules and the kprobe table, and for its
+ * tests.
  */
 #ifndef _KERNEL_KPROBE_CACHE_H
 #define _KERNEL_KPROBE_CACHE_H

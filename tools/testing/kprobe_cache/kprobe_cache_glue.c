@@ -4,10 +4,14 @@
  * $(srctree)/kernel), built in user space with kprobe_cache_shim.h, and
  * what kprobe_cache_bench.c needs of its insides.
  */
+#include <asm/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "kprobe_cache.c"
 #include "kprobe_cache_host.h"
 
-DEFINE_PER_CPU(unsigned long, kpc_shim_this_cpu_off);
+DEFINE_PER_CPU_ALIGNED(unsigned long, kpc_shim_this_cpu_off);
 
 void kpc_shim_bad_size(void)
 {
@@ -26,7 +30,23 @@ void kprobe_table_unlock(void)
 
 void kpc_host_reset(void)
 {
+	unsigned long gs;
+
+	/* The per-CPU accesses take %gs's base for the CPU's offset: 0. */
+	if (syscall(SYS_arch_prctl, ARCH_GET_GS, &gs) || gs) {
+		fprintf(stderr, "kprobe_cache_bench: %%gs base is not 0\n");
+		exit(1);
+	}
 	if (kprobe_cache_switch(false) || kprobe_cache_switch(true)) {
+		fprintf(stderr, "kprobe_cache_bench: no memory for the cache\n");
+		exit(1);
+	}
+	kpc_host_reset_stats();
+}
+
+void kpc_host_restart(void)
+{
+	if (kprobe_cache_switch(true)) {
 		fprintf(stderr, "kprobe_cache_bench: no memory for the cache\n");
 		exit(1);
 	}

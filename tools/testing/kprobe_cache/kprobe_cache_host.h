@@ -27,6 +27,11 @@ struct kpc_host_stats {
 
 /* The cache switched off and on: fresh empty sets, no bypass. */
 void kpc_host_reset(void);
+/*
+ * The cache switched on again: the sets kept, every CPU's bypass and
+ * window started afresh, and the statistics zeroed.
+ */
+void kpc_host_restart(void);
 /* kprobe_cache_index_moved(): the table's index was replaced. */
 void kpc_host_index_moved(unsigned long index);
 /* Caches @p for @addr as a miss would, without walking the table. */

@@ -49,6 +49,7 @@
 #define DEFINE_PER_CPU(type, name) __typeof__(type) name
 #define DEFINE_PER_CPU_ALIGNED(type, name) __typeof__(type) name __aligned(64)
 
+/* x86's this_cpu_off, 0 here; in a cache line of its own (see the key) */
 extern unsigned long kpc_shim_this_cpu_off;
 
 void kpc_shim_bad_size(void);
@@ -85,10 +86,13 @@ static __always_inline void kpc_shim_add(void *pcp, long val, size_t size)
 	((__typeof__(ptr))((unsigned long)(ptr) + this_cpu_read(kpc_shim_this_cpu_off)))
 #define per_cpu_ptr(ptr, cpu) ((void)(cpu), (ptr))
 
-/* The static key: a variable (see above). */
+/*
+ * The static key: a variable (see above), in a cache line of its own, so
+ * that reading it again after a flush warms nothing else.
+ */
 struct static_key_false {
 	bool enabled;
-};
+} __aligned(64);
 
 #define DEFINE_STATIC_KEY_FALSE(name) struct static_key_false name = { false }
 #define static_key_enabled(key) READ_ONCE((key)->enabled)
