@@ -3,6 +3,8 @@
 #
 #   make bench    the mass-probe benchmark: hook cost vs probes, cache off/on
 #   make peers    one boot: what kstats, BPF and a hist trigger add to a call
+#   make massetup one boot: N kprobe events defined, enabled, disabled and
+#                 removed through tracefs, timed (MS_N, MS_PROFILE=1)
 #   make check    every check of the series (what CI runs)
 #   make check-ports  each port built and booted, with its tests
 #   make shell    boot the patched kernel to a busybox shell in QEMU
@@ -24,8 +26,9 @@ OUT ?= $(CURDIR)/out
 export OUT KSRC BASE CHECK_PORTS CHECK_PORTS_BOOT KSERIES_CACHE JOBS VANILLA_TARBALL BOOT_TIMEOUT STRESS_SECONDS NO_DEBUG CHECK_DISTRO QEMU_ACCEL QEMU_ICOUNT
 export N H H_BIG BIG_N PATHS LOOPS ROUNDS ENABLE_BUDGET ENABLE_N CHURN_BATCH BENCH_TREE BASE_N BASE_H PRE_N BOOST_N BOOST_H
 export PEERS_SRC PEERS_OBJ PEERS_N PEERS_ROUNDS PEERS_MODES PEERS_BTF PEERS_NICE PEERS_RESULTS
+export MS_SRC MS_OBJ MS_N MS_LOOP MS_PROFILE MS_NOBUILD MS_RESULTS
 
-.PHONY: all bench peers cachesim check check-ports deps base tree export build shell harness stress clean distclean help
+.PHONY: all bench peers massetup cachesim check check-ports deps base tree export build shell harness stress clean distclean help
 
 all: help
 
@@ -68,11 +71,14 @@ bench:
 peers:
 	@harness/peers.sh
 
+massetup:
+	@harness/massetup.sh
+
 cachesim:
 	@harness/cachesim/run.sh
 
 clean:
-	rm -rf $(OUT)/check $(OUT)/check-ports $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim $(OUT)/peers $(OUT)/peers-build
+	rm -rf $(OUT)/check $(OUT)/check-ports $(OUT)/tree-build $(OUT)/stress $(OUT)/harness $(OUT)/bench $(OUT)/cachesim $(OUT)/peers $(OUT)/peers-build $(OUT)/massetup $(OUT)/massetup-build
 
 distclean:
 	rm -rf $(OUT)

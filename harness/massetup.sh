@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make massetup: mass setup of kprobe events through tracefs, timed phase
+# by phase (define, enable, disable, remove, and a syscall loop idle and
+# armed) at each N of MS_N, in one boot (harness/massetup/guest-massetup.sh);
+# with MS_PROFILE=1, kstats times the registration path's functions
+# during every phase.
+#
+# MS_SRC      kernel tree (default $OUT/linux, as checked out)
+# MS_OBJ      its build directory (default $OUT/massetup-build); built with
+#             harness/configs/qemu.config unless MS_NOBUILD=1
+# MS_N        the numbers of events (default "1000")
+# MS_LOOP     reads of /proc/self/stat in the idle and armed loops (2000)
+# MS_PROFILE  1: the kstats profile (default 0)
+# MS_RESULTS  where to keep the guest's output (default
+#             harness/results/massetup-DATE)
+. "$(dirname "$0")/common.sh"
+
+SRC=${MS_SRC:-$LINUX}
+OBJ=${MS_OBJ:-$OUT/massetup-build}
+W=$OUT/massetup
+RESULTS=${MS_RESULTS:-$TOP/harness/results/massetup-$(date -u +%Y-%m-%d)}
+cc=$(kmake_cc)
+t0=$(date +%s)
+
+[ -f "$SRC/Makefile" ] || die "no kernel tree at $SRC (MS_SRC)"
+if [ "${MS_NOBUILD:-0}" != 1 ]; then
+	"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config"
+	log "massetup: building $SRC in $OBJ"
+	make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
+		{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
+fi
+[ -f "$OBJ/arch/x86/boot/bzImage" ] || die "no bzImage in $OBJ"
+desc=$(git -C "$SRC" describe --always --dirty 2>/dev/null || echo "not a git tree")
+
+rm -rf "${W:?}/extra" "${W:?}/boot"
+mkdir -p "$W/extra/kseries/tests.d" "$W/extra/kseries/massetup"
+install -m 0755 "$TOP/harness/massetup/guest-massetup.sh" "$W/extra/kseries/tests.d/50-massetup.sh"
+{
+	echo "MS_N='${MS_N:-1000}'"
+	echo "MS_LOOP='${MS_LOOP:-2000}'"
+	echo "MS_PROFILE='${MS_PROFILE:-0}'"
+} >"$W/extra/kseries/massetup/massetup.env"
+"$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$W/initramfs.cpio" "$W/extra"
+
+log "massetup: booting $desc (N = ${MS_N:-1000})"
+rc=0
+"$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$W/initramfs.cpio" "$W/boot" \
+	"${BOOT_TIMEOUT:-3600}" &
+qemu=$!
+sleep 1
+tail -n +1 -F --pid="$qemu" "$W/boot/results.log" 2>/dev/null |
+	grep --line-buffered -E '^MS ' | sed -u 's/^/  guest: /' >&2 || true
+wait "$qemu" || rc=$?
+[ "$rc" -eq 0 ] || die "massetup: QEMU failed (rc $rc), see $W/boot/console.log"
+grep -q "^### END 50-massetup.sh rc=0" "$W/boot/results.log" ||
+	die "massetup: the guest script failed or did not finish, see $W/boot/results.log"
+mkdir -p "$RESULTS"
+{
+	echo "# $desc, $(basename "$OBJ"), $(date -u +%Y-%m-%d), QEMU TCG, 2 vCPUs"
+	grep -E '^MS|^MSF' "$W/boot/results.log"
+} >"$RESULTS/massetup.txt"
+log "massetup: done in $(($(date +%s) - t0)) s: $RESULTS/massetup.txt"

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of harness/massetup.sh (installed as a tests.d script): mass
+# setup of kprobe events the way a user does it.  For each N of MS_N:
+# N kprobe events on N kernel functions chosen evenly by name among the
+# traceable functions of vmlinux (one name each, not on the kprobe
+# blacklist), then, timed:
+#
+#   define    one write of "p:ms/eK FUNC" to kprobe_events per event
+#   idle      MS_LOOP reads of /proc/self/stat, no event enabled
+#   enable    echo 1 > events/ms/enable
+#   armed     the same loop with every event enabled
+#   disable   echo 0 > events/ms/enable
+#   remove    echo > kprobe_events
+#
+# One line per phase: "MS n=N phase=P s=SECONDS [events=E refused=R]".
+# With MS_PROFILE=1, kstats (kstats/_control, function mode) times the
+# functions of MS_FUNCS during every phase; after each phase one line per
+# function: "MSF n=N phase=P fn=F count=C total_ms=T" (from the CPUS lines
+# of its histogram), and the histograms are reset.
+# Settings: /kseries/massetup/massetup.env.
+E=/kseries/massetup/massetup.env
+[ -f "$E" ] && . "$E"
+NS=${MS_N:-1000}
+LOOP=${MS_LOOP:-2000}
+PROFILE=${MS_PROFILE:-0}
+FUNCS=${MS_FUNCS:-register_kprobe unregister_kprobes enable_kprobe disable_kprobe
+	kallsyms_lookup_size_offset kallsyms_lookup_name within_kprobe_blacklist
+	arch_prepare_kprobe check_ftrace_location ftrace_location
+	ftrace_set_filter_ips synchronize_rcu text_poke_bp text_poke_finish
+	register_trace_kprobe unregister_trace_kprobe trace_probe_register_event_call
+	trace_remove_event_call kprobe_register enable_trace_kprobe
+	disable_trace_kprobe number_of_same_symbols find_trace_event_call
+	__ftrace_event_enable_disable dyn_events_release_all}
+T=/sys/kernel/tracing
+K=/sys/kernel/debug/kstats
+W=/tmp/massetup
+mkdir -p "$W"
+
+# hundredths of a second since boot
+now() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 100 }'; }
+
+loop() {
+	i=0
+	while [ "$i" -lt "$LOOP" ]; do
+		read -r _ </proc/self/stat
+		i=$((i + 1))
+	done
+}
+
+profile_on() {
+	[ "$PROFILE" = 1 ] || return 0
+	[ -w "$K/_control" ] || modprobe kstats_trace 2>/dev/null
+	for f in $FUNCS; do
+		echo "trace $f" >"$K/_control" 2>/dev/null ||
+			echo "MSF-skip fn=$f"
+	done
+}
+
+profile_dump() {
+	[ "$PROFILE" = 1 ] || return 0
+	for f in $FUNCS; do
+		[ -f "$K/$f" ] || continue
+		awk -v n="$1" -v p="$2" -v f="$f" '$3 == "CPUS" { c += $6; t += $6 * $8 }
+			END { if (c) printf "MSF n=%s phase=%s fn=%s count=%d total_ms=%.1f\n", n, p, f, c, t / 1e6 }' "$K/$f"
+		echo reset >"$K/$f"
+	done
+}
+
+profile_off() {
+	[ "$PROFILE" = 1 ] || return 0
+	for f in $FUNCS; do
+		[ -f "$K/$f" ] && echo "remove $f" >"$K/_control"
+	done
+}
+
+# The candidates: vmlinux functions (no "[module]"), each name once, plain
+# identifiers, not blacklisted.
+awk 'NF == 1' "$T/available_filter_functions" | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
+	sort | uniq -u >"$W/all"
+awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u >"$W/black"
+awk 'NR == FNR { b[$1]; next } !($1 in b)' "$W/black" "$W/all" >"$W/cand"
+total=$(wc -l <"$W/cand")
+echo "MS candidates=$total"
+
+phase() { # N PHASE T0 [extra]
+	echo "MS n=$1 phase=$2 s=$(secs "$3" "$(now)")${4:+ $4}"
+	profile_dump "$1" "$2"
+}
+
+rc=0
+profile_on
+for n in $NS; do
+	[ "$n" -le "$total" ] || n=$total
+	awk -v n="$n" -v m="$total" 'int(NR * n / m) != int((NR - 1) * n / m)' \
+		"$W/cand" >"$W/list"
+	echo >"$T/kprobe_events"
+	profile_dump "$n" setup >/dev/null
+	t=$(now)
+	k=0 refused=0 half=
+	while read -r f; do
+		if echo "p:ms/e$k $f" >>"$T/kprobe_events" 2>/dev/null; then
+			k=$((k + 1))
+		else
+			refused=$((refused + 1))
+		fi
+		[ -n "$half" ] || [ $((k + refused)) -lt $((n / 2)) ] || half=$(now)
+	done <"$W/list"
+	echo "MS n=$n phase=define-first-half s=$(secs "$t" "$half")"
+	phase "$n" define "$t" "events=$k refused=$refused"
+	t=$(now); loop; phase "$n" idle "$t"
+	t=$(now)
+	echo 1 >"$T/events/ms/enable" || rc=1
+	phase "$n" enable "$t"
+	on=$(grep -c . /sys/kernel/debug/kprobes/list)
+	t=$(now); loop; phase "$n" armed "$t" "probes_listed=$on"
+	t=$(now)
+	echo 0 >"$T/events/ms/enable" || rc=1
+	phase "$n" disable "$t"
+	t=$(now)
+	echo >"$T/kprobe_events" || rc=1
+	phase "$n" remove "$t"
+	left=$(grep -c . /sys/kernel/debug/kprobes/list)
+	echo "MS n=$n left=$left"
+done
+profile_off
+exit $rc
