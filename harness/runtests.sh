@@ -39,7 +39,7 @@ printf '%s\n' "${mods[@]}" >"$BOOTDIR/extra/kseries/kunit-modules"
 
 # Kselftests of the series, run from a numbered wrapper in tests.d.
 dirs=()
-for d in kprobe_cache kstats kprobe_bench kprobe_index; do
+for d in kprobe_cache kstats kprobe_bench kprobe_index kprobe_events; do
 	[ -d "$SRC/tools/testing/selftests/$d" ] && dirs+=("$d")
 done
 stage_selftests "$SRC" "$BOOTDIR/extra/kseries/selftests" "${dirs[@]}"
@@ -49,6 +49,16 @@ if [ -f "$st" ] && grep -q '^CONFIG_TEST_KPROBE_CACHE=m' "$CONFIG"; then
 		"$STRESS_SECONDS" >"$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
 	chmod +x "$BOOTDIR/extra/kseries/tests.d/30-kprobe_cache_stress.sh"
 	expect+=(--expect-suite kprobe_cache_stress)
+fi
+
+# Kprobe events enabled, disabled and removed in batches; its allocation
+# failures where fault injection is built in.
+kpe=$SRC/tools/testing/selftests/kprobe_events/kprobe_events_batch.sh
+if [ -f "$kpe" ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then
+	printf '#!/bin/sh\nexec /kseries/selftests/kprobe_events/kprobe_events_batch.sh\n' \
+		>"$BOOTDIR/extra/kseries/tests.d/32-kprobe_events_batch.sh"
+	chmod +x "$BOOTDIR/extra/kseries/tests.d/32-kprobe_events_batch.sh"
+	expect+=(--expect-suite kprobe_events_batch)
 fi
 
 # The kstats selftest: kstats_trace.sh and its two helpers, linked

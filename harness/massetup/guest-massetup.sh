@@ -114,10 +114,11 @@ for n in $NS; do
 	echo 1 >"$T/events/ms/enable" || rc=1
 	phase "$n" enable "$t"
 	on=$(grep -c . /sys/kernel/debug/kprobes/list)
-	t=$(now); loop; phase "$n" armed "$t" "probes_listed=$on"
+	armed=$(grep -vc DISABLED /sys/kernel/debug/kprobes/list)
+	t=$(now); loop; phase "$n" armed "$t" "probes_listed=$on armed=$armed"
 	t=$(now)
 	echo 0 >"$T/events/ms/enable" || rc=1
-	phase "$n" disable "$t"
+	phase "$n" disable "$t" "armed=$(grep -vc DISABLED /sys/kernel/debug/kprobes/list)"
 	t=$(now)
 	echo >"$T/kprobe_events" || rc=1
 	phase "$n" remove "$t"
