@@ -7,20 +7,27 @@
 # disarms the k*probes of all its kprobe events together, at the end of
 # the write; removing many kprobe events unregisters their k*probes
 # together, at the end of the removal.  On a group of kprobe and
-# kretprobe events on M traceable functions, one event with two probes,
-# and two events on vfs_read() that the test makes fire:
+# kretprobe events on M traceable functions (on ftrace), I kprobe events
+# inside functions (breakpoints), one event with two probes, and two
+# events on vfs_read() that the test makes fire:
 #
 #  - defining an event on a blacklisted function fails, and the group
-#    without it is enabled, fires, and is disabled: every probe armed,
-#    then every one disarmed (kprobes/list, ftrace's enabled_functions);
+#    without it is enabled, fires (into the trace buffer), and is
+#    disabled: every probe armed, then every one disarmed (kprobes/list,
+#    ftrace's enabled_functions);
 #  - the same with kprobes globally disarmed (kprobes/enabled 0): the
 #    events are enabled but nothing is armed until kprobes/enabled is 1;
 #  - each allocation of enabling the group is failed in turn
 #    (/proc/self/fail-nth, CONFIG_FAILSLAB): either the write succeeds and
 #    every event is enabled and armed, or it fails, no event is enabled,
-#    no probe is armed, and the tracefs error_log names an event; each
-#    allocation of disabling it likewise, where the write always
-#    succeeds and leaves nothing armed;
+#    no probe is armed, and the tracefs error_log names an event of the
+#    group; each allocation of disabling it likewise, where the write
+#    always succeeds and leaves nothing armed (on a kernel that arms the
+#    events one by one, a failure in the middle leaves the events before
+#    it enabled);
+#  - an event that a trigger (on an event that does not fire) keeps in
+#    soft mode traces with the group, and stays armed, soft disabled,
+#    when the group is disabled;
 #  - removing the group while one of its events is enabled removes the
 #    events before it and keeps it and those after it, with exactly their
 #    probes left in kprobes/list; removing the rest leaves none.
@@ -32,6 +39,7 @@ kenabled=$debugfs/kprobes/enabled
 fs=$debugfs/failslab
 G=kpbatch
 M=${KPB_EVENTS_M:-40}
+I=4
 tmp=${TMPDIR:-/tmp}/kprobe_events_batch.$$
 
 . "$(dirname "$0")/../kselftest/ktap_helpers.sh"
@@ -73,11 +81,13 @@ hits()
 	awk -v e="$1" '$1 == e { print $2 }' "$T/kprobe_profile"
 }
 
+# fire: vfs_read() hits the event "read", which writes to the buffer.
 fire()
 {
 	h0=$(hits read)
+	echo >"$T/trace"
 	cat /proc/self/stat >/dev/null
-	[ "$(hits read)" -gt "$h0" ]
+	[ "$(hits read)" -gt "$h0" ] && grep -q " read: (" "$T/trace"
 }
 
 # all_on: every event enabled, every probe armed, ftrace calling them.
@@ -123,7 +133,11 @@ cleanup()
 {
 	exec 5>&-
 	[ -n "$saved" ] && restore
-	echo 1 >"$kenabled" 2>/dev/null
+	[ -n "$kenabled0" ] && echo "$kenabled0" >"$kenabled"
+	if [ -n "$trigger" ] && [ -d "$T/events/${G}h" ]; then
+		echo "!$trigger" >>"$T/events/${G}h/host/trigger"
+		echo "-:${G}h/" >>"$T/kprobe_events"
+	fi
 	[ -d "$T/events/$G" ] && echo 0 >"$T/events/$G/enable"
 	echo "-:$G/" >>"$T/kprobe_events" 2>/dev/null
 	rm -f "$tmp".*
@@ -143,8 +157,10 @@ fi
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 
-ktap_set_plan 8
+ktap_set_plan 9
 exec 3>/dev/null
+kenabled0=$(cat "$kenabled")
+trigger=
 l0=$(grep -c . "$list")
 a0=$(grep -vc DISABLED "$list")
 
@@ -174,19 +190,36 @@ while read -r f; do
 	fi
 	i=$((i + 1))
 done <"$tmp.pick"
+# I events on a breakpoint each, inside functions not picked above: at
+# the first offset past the ftrace call that is an instruction boundary.
+awk 'NR == FNR { p[$1]; next } !($1 in p)' "$tmp.pick" "$tmp.cand" |
+	sed -n '4,60p' >"$tmp.inner"
+j=0
+while read -r f && [ "$j" -lt "$I" ]; do
+	off=5
+	while [ "$off" -le 24 ]; do
+		if echo "p:$G/i$j $f+$off" >>"$T/kprobe_events" 2>/dev/null; then
+			j=$((j + 1))
+			break
+		fi
+		off=$((off + 1))
+	done
+done <"$tmp.inner"
+[ "$j" -eq "$I" ] || ktap_exit_fail_msg "defined $j of $I events inside functions"
 two=$(sed -n 2p "$tmp.cand")
 three=$(sed -n 3p "$tmp.cand")
 echo "p:$G/two $two" >>"$T/kprobe_events" &&
 	echo "p:$G/two $three" >>"$T/kprobe_events" || defined=0
 echo "p:$G/read vfs_read" >>"$T/kprobe_events" &&
 	echo "r:$G/rread vfs_read" >>"$T/kprobe_events" || defined=0
-nev=$((M + 3))
-nprb=$((M + 4))
+nev=$((M + I + 3))
+nprb=$((M + I + 4))
 { cat "$tmp.pick"; echo "$two"; echo "$three"; echo vfs_read; } | sort -u >"$tmp.funcs"
 nfn=$(grep -c . "$tmp.funcs")
 [ "$defined" -eq "$M" ] && [ "$(nprobes)" -eq "$nprb" ] ||
 	ktap_exit_fail_msg "defined $defined of $M events, $(nprobes) probes listed"
-ktap_print_msg "$nev events, $nprb probes on $nfn functions; blacklisted: ${black:-none}"
+ktap_print_msg "$nev events, $nprb probes ($I breakpoints, the rest on $nfn functions on ftrace);" \
+	"blacklisted: ${black:-none}"
 
 # 1. A blacklisted function is refused; the group is armed, fires, and
 # is disarmed.
@@ -281,23 +314,50 @@ echo 1 >"$T/events/$G/enable" && all_on && fire &&
 	echo 0 >"$T/events/$G/enable" && all_off && ok=1
 ktap_test_result "group armed and disarmed again after the failures" [ "$ok" = 1 ]
 
-# 6 and 7. Removing the group with e$((M / 2)) enabled stops at it.
+# 6. e1 in soft mode: an enable_event trigger on an event of another
+# group, on a system call nothing here makes (the trigger arms both).
+# e1 traces with the group, and stays armed, soft disabled, without it.
+ok=0
+host=
+for h in __x64_sys_vhangup __x64_sys_swapoff __x64_sys_acct; do
+	grep -qx "$h" "$tmp.cand" && host=$h && break
+done
+trigger="enable_event:$G:e1"
+if [ -n "$host" ] && echo "p:${G}h/host $host" >>"$T/kprobe_events" &&
+	echo "$trigger" >>"$T/events/${G}h/host/trigger"; then
+	s0=$(narmed)
+	soft=$(cat "$T/events/$G/e1/enable")
+	echo 1 >"$T/events/$G/enable" && [ "$(nenabled)" -eq "$nev" ] &&
+		[ "$(narmed)" -eq $((nprb + 1)) ] &&
+		[ "$(cat "$T/events/$G/e1/enable")" = "1*" ] &&
+		echo 0 >"$T/events/$G/enable" && [ "$(narmed)" -eq "$s0" ] &&
+		[ "$(cat "$T/events/$G/e1/enable")" = "$soft" ] && ok=1
+	ktap_print_msg "soft mode: $s0 armed by the trigger, e1 $soft"
+fi
+if [ -d "$T/events/${G}h" ]; then
+	echo "!$trigger" >>"$T/events/${G}h/host/trigger"
+	echo "-:${G}h/" >>"$T/kprobe_events"
+fi
+trigger=
+[ "$ok" = 1 ] && all_off && [ "$(nprobes)" -eq "$nprb" ] || ok=0
+ktap_test_result "soft-mode event traces with the group, stays armed without it" [ "$ok" = 1 ]
+
+# 7 and 8. Removing the group with e$((M / 2)) enabled stops at it.
 busy=e$((M / 2))
-before=$(grep -c ":$G/e[0-9]" "$T/kprobe_events")
 echo 1 >"$T/events/$G/$busy/enable"
 echo "-:$G/" >>"$T/kprobe_events" 2>/dev/null && rc=0 || rc=1
-left=$(grep -c ":$G/" "$T/kprobe_events")
+lines=$(grep -c ":$G/" "$T/kprobe_events")
 kept=$(grep -c ":$G/e[0-9]" "$T/kprobe_events")
-ktap_print_msg "remove with $busy enabled: rc $rc, $left of $before + 3 events left," \
-	"$(nprobes) probes listed"
+ktap_print_msg "remove with $busy enabled: rc $rc; e$((M / 2))..e$((M - 1)): $kept left;" \
+	"$lines probes defined, $(nprobes) listed"
 ktap_test_result "removal stops at the enabled event, before it nothing left" \
 	[ "$rc" = 1 -a "$kept" -eq $((M - M / 2)) -a -d "$T/events/$G/$busy" ]
-# Left: e$((M / 2)).. and the three events defined after them; every
-# probe of them listed, no other.
+# Left: e$((M / 2)).. and the events defined after them (a line of
+# kprobe_events per probe); every probe of them listed, no other.
 ktap_test_result "the events left keep exactly their probes" \
-	[ "$(nprobes)" -eq "$left" -a "$(narmed)" -eq 1 ]
+	[ "$(nprobes)" -eq "$lines" -a "$(narmed)" -eq 1 ]
 
-# 8. Removing the rest leaves nothing.
+# 9. Removing the rest leaves nothing.
 echo 0 >"$T/events/$G/$busy/enable"
 echo "-:$G/" >>"$T/kprobe_events"
 left=$(grep -c ":$G/" "$T/kprobe_events")
