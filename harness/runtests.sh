@@ -65,6 +65,27 @@ if [ -f "$kpe" ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then
 	expect+=(--expect-suite kprobe_events_batch)
 fi
 
+# The fixes posting's ftrace selftests, run with ftracetest (KTAP), one
+# case each: ftracetest, its functions and the listed test cases.
+fsrc=$SRC/tools/testing/selftests/ftrace
+ftcs=()
+for ftc in test.d/kprobe/kprobe_enable_disarmed.tc; do
+	[ -f "$fsrc/$ftc" ] && ftcs+=("$ftc")
+done
+if [ "${#ftcs[@]}" -gt 0 ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then
+	fdst=$BOOTDIR/extra/kseries/selftests/ftrace
+	install -D -m 0755 "$fsrc/ftracetest" "$fdst/ftracetest"
+	install -D -m 0644 "$fsrc/test.d/functions" "$fdst/test.d/functions"
+	for ftc in "${ftcs[@]}"; do
+		install -D -m 0644 "$fsrc/$ftc" "$fdst/$ftc"
+	done
+	printf '#!/bin/sh
+cd /kseries/selftests/ftrace && exec ./ftracetest -K -l /tmp/ftracetest-logs %s\n' \
+		"${ftcs[*]}" >"$BOOTDIR/extra/kseries/tests.d/33-ftrace_kprobe.sh"
+	chmod +x "$BOOTDIR/extra/kseries/tests.d/33-ftrace_kprobe.sh"
+	expect+=(--expect-suite ftrace_kprobe)
+fi
+
 # The kstats selftest: kstats_trace.sh and its two helpers, linked
 # statically on the host for the busybox guest.
 kst=$SRC/tools/testing/selftests/kstats
