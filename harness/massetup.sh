@@ -12,6 +12,7 @@
 # MS_N        the numbers of events (default "1000")
 # MS_LOOP     reads of /proc/self/stat in the idle and armed loops (2000)
 # MS_PROFILE  1: the kstats profile (default 0)
+# MS_FUNCS    the functions it times (default: guest-massetup.sh's list)
 # MS_RESULTS  where to keep the guest's output (default
 #             harness/results/massetup-DATE)
 . "$(dirname "$0")/common.sh"
@@ -40,6 +41,7 @@ install -m 0755 "$TOP/harness/massetup/guest-massetup.sh" "$W/extra/kseries/test
 	echo "MS_N='${MS_N:-1000}'"
 	echo "MS_LOOP='${MS_LOOP:-2000}'"
 	echo "MS_PROFILE='${MS_PROFILE:-0}'"
+	[ -z "${MS_FUNCS:-}" ] || echo "MS_FUNCS='$MS_FUNCS'"
 } >"$W/extra/kseries/massetup/massetup.env"
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$W/initramfs.cpio" "$W/extra"
 

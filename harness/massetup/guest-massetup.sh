@@ -26,6 +26,7 @@ LOOP=${MS_LOOP:-2000}
 PROFILE=${MS_PROFILE:-0}
 FUNCS=${MS_FUNCS:-register_kprobe unregister_kprobes enable_kprobe disable_kprobe
 	kallsyms_lookup_size_offset kallsyms_lookup_name within_kprobe_blacklist
+	jump_label_text_reserved static_call_text_reserved is_cfi_preamble_symbol
 	arch_prepare_kprobe check_ftrace_location ftrace_location
 	ftrace_set_filter_ips synchronize_rcu text_poke_bp text_poke_finish
 	register_trace_kprobe unregister_trace_kprobe trace_probe_register_event_call
