@@ -34,6 +34,7 @@ done <<'LIST'
 KSTATS_KUNIT_TEST kstats_kunit kstats
 KPROBE_CACHE_KUNIT_TEST kprobe_cache_kunit kprobe_cache
 X86_KPROBES_SS_KUNIT_TEST kprobes_ss_kunit x86_kprobes_ss
+MODULE_KALLSYMS_KUNIT_TEST kallsyms_kunit module_kallsyms
 LIST
 printf '%s\n' "${mods[@]}" >"$BOOTDIR/extra/kseries/kunit-modules"
 
