@@ -14,7 +14,10 @@
 # registering 40,000 int3 probes alone takes over 20 minutes under TCG,
 # hence the 90-minute default BOOT_TIMEOUT of each boot).
 # BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a fresh
-# application of patches/.
+# application of patches/.  After the benchmark, the series' boot and the
+# base's run the mass setup of make massetup (kprobe events, fprobe
+# events and one BPF kprobe_multi link on the same functions) at N =
+# MASSETUP_N [1000]; MASSETUP_N=0 skips it.
 #
 # More boots, each with the same configuration unless said otherwise:
 # the kernel without the kprobe patches (the series up to the benchmark
@@ -81,6 +84,9 @@ run_bench() {
 	stage_selftests "$src" "$extra/selftests" kprobe_bench
 	install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
 	printf '%s\n' "$@" >"$extra/bench.env"
+	[ -z "$massetup" ] ||
+		"$TOP/harness/massetup/stage.sh" "$extra" 60-massetup.sh "MS_N='$massetup'" \
+			"MS_PEERS='1'" "MS_FPROBE_MAX='$massetup'"
 	"$TOP/harness/initramfs.sh" "$obj" "$src" "$boot/initramfs.cpio" "$boot/extra"
 	: >"$boot/results.log"
 	"$TOP/harness/boot.sh" "$obj/arch/x86/boot/bzImage" "$boot/initramfs.cpio" \
@@ -93,7 +99,11 @@ run_bench() {
 	[ "$rc" -eq 0 ] || die "bench: QEMU failed (rc $rc), see $boot/console.log"
 	grep -q '^### END 50-kprobe_bench.sh rc=0' "$boot/results.log" ||
 		die "bench: the benchmark failed, see $boot/results.log"
+	[ -z "$massetup" ] || grep -q '^### END 60-massetup.sh rc=0' "$boot/results.log" ||
+		die "bench: the mass setup failed, see $boot/results.log"
 }
+massetup=${MASSETUP_N:-1000}
+[ "$massetup" != 0 ] || massetup=
 
 sweep=()
 [ -n "${N:-}" ] && sweep+=("KPB_N='$N'")
@@ -172,6 +182,7 @@ fi
 # The series on the plain guest: int3 kprobes boost there.
 boost_args=()
 if [ "${BOOST_N:-1 10000 40000}" != 0 ]; then
+	massetup=
 	build "$SRC" "$B/build-boosted" "$QEMU"
 	log "bench: booting the series without preemption (boosted int3)"
 	run_bench "$SRC" "$B/build-boosted" "$B/boot-boosted" \
@@ -200,5 +211,19 @@ done
 if [ ${#boost_args[@]} -gt 0 ]; then
 	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"
 	cp "$B/boot-boosted/console.log" "$B/results/console-boosted.log"
+fi
+if [ -n "${MASSETUP_N:-1000}" ] && [ "${MASSETUP_N:-1000}" != 0 ]; then
+	ms_logs=("series=$BOOT/results.log")
+	for v in "${variants[@]}"; do
+		[ "$v" = base ] && ms_logs+=("without the kprobe patches=$B/boot-$v/results.log")
+	done
+	{
+		echo
+		echo "## Mass setup"
+		echo
+		echo "N functions chosen evenly by name among the traceable functions of vmlinux, in the benchmark's boots, after it (harness/massetup/guest-massetup.sh): kprobe events (one write each, group enable, the syscall loop, group disable, remove all), fprobe events likewise, one BPF kprobe_multi link on their ftrace addresses; seconds."
+		echo
+		python3 "$TOP/harness/massetup_report.py" "${ms_logs[@]}"
+	} >>"$B/results/report.md" || die "bench: no mass setup figures"
 fi
 log "bench: done: $B/results/report.md, raw kstats files in $B/results/nodes/"

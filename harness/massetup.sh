@@ -8,11 +8,14 @@
 #
 # MS_SRC      kernel tree (default $OUT/linux, as checked out)
 # MS_OBJ      its build directory (default $OUT/massetup-build); built with
-#             harness/configs/qemu.config unless MS_NOBUILD=1
+#             harness/configs/qemu.config and massetup.config (the
+#             peers) unless MS_NOBUILD=1
 # MS_N        the numbers of events (default "1000")
 # MS_LOOP     reads of /proc/self/stat in the idle and armed loops (2000)
 # MS_PROFILE  1: the kstats profile (default 0)
 # MS_FUNCS    the functions it times (default: guest-massetup.sh's list)
+# MS_PEERS    0: no peers (fprobe events, BPF kprobe_multi); default 1
+# MS_FPROBE_MAX  the largest N of the fprobe events (default 2000)
 # MS_RESULTS  where to keep the guest's output (default
 #             harness/results/massetup-DATE)
 . "$(dirname "$0")/common.sh"
@@ -26,7 +29,8 @@ t0=$(date +%s)
 
 [ -f "$SRC/Makefile" ] || die "no kernel tree at $SRC (MS_SRC)"
 if [ "${MS_NOBUILD:-0}" != 1 ]; then
-	"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config"
+	"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config" \
+		"$TOP/harness/configs/massetup.config"
 	log "massetup: building $SRC in $OBJ"
 	make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
 		{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
@@ -35,14 +39,10 @@ fi
 desc=$(git -C "$SRC" describe --always --dirty 2>/dev/null || echo "not a git tree")
 
 rm -rf "${W:?}/extra" "${W:?}/boot"
-mkdir -p "$W/extra/kseries/tests.d" "$W/extra/kseries/massetup"
-install -m 0755 "$TOP/harness/massetup/guest-massetup.sh" "$W/extra/kseries/tests.d/50-massetup.sh"
-{
-	echo "MS_N='${MS_N:-1000}'"
-	echo "MS_LOOP='${MS_LOOP:-2000}'"
-	echo "MS_PROFILE='${MS_PROFILE:-0}'"
-	[ -z "${MS_FUNCS:-}" ] || echo "MS_FUNCS='$MS_FUNCS'"
-} >"$W/extra/kseries/massetup/massetup.env"
+env=("MS_N='${MS_N:-1000}'" "MS_LOOP='${MS_LOOP:-2000}'" "MS_PROFILE='${MS_PROFILE:-0}'"
+	"MS_PEERS='${MS_PEERS:-1}'" "MS_FPROBE_MAX='${MS_FPROBE_MAX:-2000}'")
+[ -z "${MS_FUNCS:-}" ] || env+=("MS_FUNCS='$MS_FUNCS'")
+"$TOP/harness/massetup/stage.sh" "$W/extra/kseries" 50-massetup.sh "${env[@]}"
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$W/initramfs.cpio" "$W/extra"
 
 log "massetup: booting $desc (N = ${MS_N:-1000})"
@@ -62,4 +62,5 @@ mkdir -p "$RESULTS"
 	echo "# $desc, $(basename "$OBJ"), $(date -u +%Y-%m-%d), QEMU TCG, 2 vCPUs"
 	grep -E '^MS|^MSF' "$W/boot/results.log"
 } >"$RESULTS/massetup.txt"
+python3 "$TOP/harness/massetup_report.py" "$(basename "$OBJ")=$RESULTS/massetup.txt" >&2 || true
 log "massetup: done in $(($(date +%s) - t0)) s: $RESULTS/massetup.txt"

@@ -14,12 +14,20 @@
 # for that reason alone, which is reported as a skip, and every other
 # object must compile.  When no tarball can be had, the check is reported
 # as skipped, with the reason.
+# A patch that changes code which a later 6.12.y changed (NEEDS below:
+# the file, a line of the newer code, the change) cannot apply to a
+# release without that change: there, when it fails, it is reported as a
+# skip with that reason, and the objects of the files it touches are not
+# built; on any other release, or for any other patch, a failure fails.
 # Usage: vanilla.sh RESULTS
 . "$(dirname "$0")/common.sh"
 
 RES=$1
 VDIR=$OUT/vanilla
 VANILLA_MIN=112
+NEEDS=(
+	"kernel/module/kallsyms.c|Initialize bounds within memory region|6.12.y's backport of 'module/kallsyms: fix nextval for data symbol lookup' (find_kallsyms_symbol() looks in the region holding the address), which this release predates"
+)
 mkdir -p "$VDIR"
 
 tarball=${VANILLA_TARBALL:-}
@@ -85,9 +93,26 @@ cd "$VDIR/tree"
 git init -q
 git add -Af
 hgit commit -q -m "vanilla: the files the series modifies"
+# needed PATCH: the reason PATCH cannot apply here, if NEEDS has one.
+needed() {
+	local need f str why
+	for need in "${NEEDS[@]}"; do
+		IFS='|' read -r f str why <<<"$need"
+		grep -q "^--- a/$f\$" "$1" || continue
+		grep -qF -- "$str" "$f" 2>/dev/null && continue
+		echo "$why"
+		return 0
+	done
+	return 1
+}
+skipped_files=
 while read -r p; do
 	if hgit am -q "$p" >/dev/null 2>&1; then
 		rec PASS "apply (vanilla $name): $(patch_label "$p")"
+	elif why=$(needed "$p"); then
+		git am --skip >/dev/null 2>&1 || true
+		rec SKIP "apply (vanilla $name): $(patch_label "$p")" "$why"
+		skipped_files="$skipped_files $(sed -n 's,^+++ b/,,p' "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
 		rec FAIL "apply (vanilla $name): $(patch_label "$p")"
@@ -105,7 +130,8 @@ git -C "$VDIR/tree" ls-files -z | (cd "$VDIR/tree" && xargs -0 cp --parents -t "
 objs=$( {
 	echo "$created"
 	echo "$files"
-} | kernel_c_files | sed 's/\.c$/.o/' | sort -u)
+} | kernel_c_files | grep -vxF -f <(printf '%s\n' $skipped_files) |
+	sed 's/\.c$/.o/' | sort -u)
 if ! "$TOP/harness/kconfig.sh" "$VDIR/full" "$VDIR/build" "$TOP/harness/configs/qemu.config" \
 	"$TOP/harness/configs/check.config" >"$VDIR/kconfig.log" 2>&1; then
 	tail -5 "$VDIR/kconfig.log" >&2

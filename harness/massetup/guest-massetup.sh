@@ -13,6 +13,16 @@
 #   disable   echo 0 > events/ms/enable
 #   remove    echo > kprobe_events
 #
+# Then the peers, on the same functions: fprobe events ("f:msf/fK FUNC"
+# in dynamic_events; phases fprobe-define, -enable, -armed, -disable,
+# -remove, the last by "echo > dynamic_events"), for N up to
+# MS_FPROBE_MAX only (their definition and removal grow faster than N),
+# and one BPF kprobe_multi link on the functions' ftrace addresses
+# (kmulti: kmulti-attach, -armed, -detach, and loop-forked, the same
+# loop run as a command with nothing attached).
+# MS_PEERS=0 skips them; each is skipped, with a line saying so, where
+# the kernel lacks it.
+#
 # One line per phase: "MS n=N phase=P s=SECONDS [events=E refused=R]".
 # With MS_PROFILE=1, kstats (kstats/_control, function mode) times the
 # functions of MS_FUNCS during every phase; after each phase one line per
@@ -24,6 +34,9 @@ E=/kseries/massetup/massetup.env
 NS=${MS_N:-1000}
 LOOP=${MS_LOOP:-2000}
 PROFILE=${MS_PROFILE:-0}
+PEERS=${MS_PEERS:-1}
+FMAX=${MS_FPROBE_MAX:-2000}
+KM=/kseries/massetup
 FUNCS=${MS_FUNCS:-register_kprobe unregister_kprobes enable_kprobe disable_kprobe
 	kallsyms_lookup_size_offset kallsyms_lookup_name within_kprobe_blacklist
 	jump_label_text_reserved static_call_text_reserved is_cfi_preamble_symbol
@@ -90,6 +103,58 @@ phase() { # N PHASE T0 [extra]
 	profile_dump "$1" "$2"
 }
 
+# fprobe events on the functions of $W/list (N up to MS_FPROBE_MAX).
+fprobe_events() { # N
+	if ! grep -q 'f\[:' "$T/README"; then
+		echo "MS n=$1 peer=fprobe skipped=no-fprobe-events"
+		return 0
+	fi
+	if [ "$1" -gt "$FMAX" ]; then
+		echo "MS n=$1 peer=fprobe skipped=above-MS_FPROBE_MAX-$FMAX"
+		return 0
+	fi
+	t=$(now)
+	k=0 refused=0
+	while read -r f; do
+		if echo "f:msf/f$k $f" >>"$T/dynamic_events" 2>/dev/null; then
+			k=$((k + 1))
+		else
+			refused=$((refused + 1))
+		fi
+	done <"$W/list"
+	phase "$1" fprobe-define "$t" "events=$k refused=$refused"
+	t=$(now)
+	echo 1 >"$T/events/msf/enable" || return 1
+	phase "$1" fprobe-enable "$t"
+	t=$(now); loop; phase "$1" fprobe-armed "$t"
+	t=$(now)
+	echo 0 >"$T/events/msf/enable" || return 1
+	phase "$1" fprobe-disable "$t"
+	t=$(now)
+	echo >"$T/dynamic_events" || return 1
+	phase "$1" fprobe-remove "$t"
+	[ ! -d "$T/events/msf" ] || { echo "MS n=$1 fprobe events left"; return 1; }
+}
+
+# One BPF kprobe_multi link on the ftrace addresses of $W/list's functions.
+kprobe_multi() { # N
+	if [ ! -x "$KM/kmulti" ] || [ ! -f "$T/available_filter_functions_addrs" ]; then
+		echo "MS n=$1 peer=kprobe_multi skipped=no-kmulti-or-addrs"
+		return 0
+	fi
+	awk 'NR == FNR { want[$1]; next } NF == 2 && ($2 in want) { print $1 }' \
+		"$W/list" "$T/available_filter_functions_addrs" >"$W/addrs"
+	t=$(now); "$KM/loop.sh" "$LOOP"; phase "$1" loop-forked "$t"
+	"$KM/kmulti" "$KM/kmulti.bpf.o" "$W/addrs" "$KM/loop.sh" "$LOOP" >"$W/km" ||
+		return 1
+	awk -v n="$1" '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "MS n=%s phase=kmulti-attach s=%s functions=%s\n", n, v["attach_s"], v["n"]
+		printf "MS n=%s phase=kmulti-armed s=%s hits=%s\n", n, v["armed_s"], v["hits"]
+		printf "MS n=%s phase=kmulti-detach s=%s\n", n, v["detach_s"]
+	}' "$W/km"
+}
+
 rc=0
 profile_on
 for n in $NS; do
@@ -125,6 +190,9 @@ for n in $NS; do
 	phase "$n" remove "$t"
 	left=$(grep -c . /sys/kernel/debug/kprobes/list)
 	echo "MS n=$n left=$left"
+	[ "$PEERS" = 1 ] || continue
+	fprobe_events "$n" || rc=1
+	kprobe_multi "$n" || rc=1
 done
 profile_off
 exit $rc

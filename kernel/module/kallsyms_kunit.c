@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the address order of module symbols: on the symbol tables
- * of this module (the whole one its init runs with, and the core one kept
- * after init), naming an address through the order finds the symbol and
- * the next symbol that a scan of the table finds.
+ * KUnit tests of the address order of module symbols: naming an address
+ * through the order finds the symbol and the next symbol that a scan of
+ * the same table finds, on the core symbol table of this module and on a
+ * table of edge cases.
  */
 
 #include <kunit/test.h>
@@ -12,21 +12,17 @@
 #include "internal.h"
 
 /* Two names for one function: ties must go to the first in the table. */
-static noinline __used int mod_kallsyms_kunit_target(int x)
+static noinline int mod_kallsyms_kunit_target(int x)
 {
 	return x + 1;
 }
 
-static int mod_kallsyms_kunit_alias(int x) __alias(mod_kallsyms_kunit_target) __used;
+static int mod_kallsyms_kunit_alias(int x) __alias(mod_kallsyms_kunit_target);
 
-static struct mod_kallsyms *test_table(struct kunit *test, bool core)
-{
-	if (!IS_MODULE(CONFIG_MODULE_KALLSYMS_KUNIT_TEST))
-		kunit_skip(test, "built in: no module symbols");
-	/* Ours: neither table changes while this module is loaded. */
-	return core ? &THIS_MODULE->core_kallsyms :
-		      rcu_dereference_protected(THIS_MODULE->kallsyms, 1);
-}
+/* Both names referenced, so that the compiler emits both symbols. */
+static int (*const mod_kallsyms_kunit_fns[])(int) __used = {
+	mod_kallsyms_kunit_target, mod_kallsyms_kunit_alias,
+};
 
 static bool names_addr(struct mod_kallsyms *k, unsigned int i)
 {
@@ -41,10 +37,16 @@ static unsigned long order_value(struct mod_kallsyms *k, unsigned int pos)
 	return kallsyms_symbol_value(&k->symtab[k->addr_order[pos]]);
 }
 
-/* The order holds each symbol that may name an address once, sorted. */
-static void check_order(struct kunit *test, bool core)
+/* The core table of this module, kept from load to unload. */
+static struct mod_kallsyms *core_table(void)
 {
-	struct mod_kallsyms *k = test_table(test, core);
+	return &THIS_MODULE->core_kallsyms;
+}
+
+/* The order holds each symbol that may name an address once, sorted. */
+static void test_order(struct kunit *test)
+{
+	struct mod_kallsyms *k = core_table();
 	unsigned int i, pos, named = 0, ties = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, k->addr_order);
@@ -68,85 +70,128 @@ static void check_order(struct kunit *test, bool core)
 	KUNIT_EXPECT_GT(test, ties, 0);
 }
 
-static void test_order_init(struct kunit *test)
-{
-	check_order(test, false);
-}
-
-static void test_order_core(struct kunit *test)
-{
-	check_order(test, true);
-}
-
+/* The search and the scan agree at @addr; returns 1. */
 static unsigned int check_addr(struct kunit *test, struct mod_kallsyms *k,
-			       struct mod_kallsyms *scan, unsigned long start,
-			       unsigned long end, unsigned long addr)
+			       unsigned long start, unsigned long end,
+			       unsigned long addr)
 {
+	struct mod_kallsyms scan = *k;
 	unsigned long next_found, next_scanned;
 	unsigned int found, scanned;
 
-	if (addr < start || addr >= end)
-		return 0;
+	scan.addr_order = NULL;
+	scan.num_addr_order = 0;
 	found = mod_kallsyms_closest(k, start, end, addr, &next_found);
-	scanned = mod_kallsyms_closest(scan, start, end, addr, &next_scanned);
-	KUNIT_EXPECT_EQ_MSG(test, found, scanned, "region offset %#lx",
-			    addr - start);
+	scanned = mod_kallsyms_closest(&scan, start, end, addr, &next_scanned);
+	KUNIT_EXPECT_EQ_MSG(test, found, scanned, "offset %#lx of [%#lx, %#lx)",
+			    addr - start, 0UL, end - start);
 	KUNIT_EXPECT_EQ_MSG(test, next_found, next_scanned,
-			    "region offset %#lx", addr - start);
+			    "offset %#lx of [%#lx, %#lx)", addr - start, 0UL,
+			    end - start);
 	return 1;
 }
 
-/*
- * Every symbol's address, the bytes on each side of it and the ends of
- * each memory region of the module: the symbol and the next address that
- * the binary search finds are those of a scan of the same table.
- */
-static void check_lookups(struct kunit *test, bool core)
+/* Every address of @k's order, the bytes on each side, the region's ends. */
+static unsigned int check_region(struct kunit *test, struct mod_kallsyms *k,
+				 unsigned long start, unsigned long end)
 {
-	struct mod_kallsyms *k = test_table(test, core);
-	struct mod_kallsyms scan = *k;
 	unsigned int pos, checked = 0;
 
-	scan.addr_order = NULL;
-	scan.num_addr_order = 0;
+	checked += check_addr(test, k, start, end, start);
+	checked += check_addr(test, k, start, end, end - 1);
+	for (pos = 0; pos < k->num_addr_order; pos++) {
+		unsigned long v = order_value(k, pos);
+
+		checked += check_addr(test, k, start, end, v - 1);
+		checked += check_addr(test, k, start, end, v);
+		checked += check_addr(test, k, start, end, v + 1);
+	}
+	return checked;
+}
+
+/* Each memory region of this module, its core table. */
+static void test_lookups(struct kunit *test)
+{
+	struct mod_kallsyms *k = core_table();
+	unsigned int checked = 0;
+
 	for_each_mod_mem_type(type) {
 		struct module_memory *mem = &THIS_MODULE->mem[type];
 		unsigned long start = (unsigned long)mem->base;
-		unsigned long end = start + mem->size;
 
-		if (!mem->size)
-			continue;
-		checked += check_addr(test, k, &scan, start, end, start);
-		checked += check_addr(test, k, &scan, start, end, end - 1);
-		for (pos = 0; pos < k->num_addr_order; pos++) {
-			unsigned long v = order_value(k, pos);
-
-			checked += check_addr(test, k, &scan, start, end, v - 1);
-			checked += check_addr(test, k, &scan, start, end, v);
-			checked += check_addr(test, k, &scan, start, end, v + 1);
-		}
+		if (mem->size)
+			checked += check_region(test, k, start,
+						start + mem->size);
 	}
-	/* At least the two names of the function above, each side. */
-	KUNIT_EXPECT_GE(test, checked, 6);
-	kunit_info(test, "%u addresses, %u symbols in order\n", checked,
+	KUNIT_EXPECT_GT(test, checked, 0);
+	kunit_info(test, "%u lookups, %u symbols in order\n", checked,
 		   k->num_addr_order);
 }
 
-static void test_lookup_init(struct kunit *test)
-{
-	check_lookups(test, false);
-}
+/*
+ * A table of edge cases: two names at 0x1000 ("b" first), an unnamed
+ * symbol, a mapping symbol and an undefined one (none may name an
+ * address), two names at 0x3000 ("d" first), symbols below and above the
+ * regions tried.
+ */
+static const char edge_strtab[] = "\0a\0b\0$x\0c\0d\0e\0f\0g";
 
-static void test_lookup_core(struct kunit *test)
+#define EDGE_SYM(name, shndx, value) \
+	{ .st_name = (name), .st_shndx = (shndx), .st_value = (value) }
+
+static Elf_Sym edge_syms[] = {
+	EDGE_SYM(0, SHN_UNDEF, 0),
+	EDGE_SYM(3, 1, 0x1000),		/* b */
+	EDGE_SYM(1, 1, 0x1000),		/* a */
+	EDGE_SYM(0, 1, 0x1800),		/* unnamed */
+	EDGE_SYM(5, 1, 0x1900),		/* $x */
+	EDGE_SYM(8, SHN_UNDEF, 0x2000),	/* c, undefined */
+	EDGE_SYM(10, 1, 0x3000),	/* d */
+	EDGE_SYM(12, 1, 0x800),		/* e */
+	EDGE_SYM(14, 1, 0x5000),	/* f */
+	EDGE_SYM(16, 1, 0x3000),	/* g */
+	EDGE_SYM(1, 1, 0x10),		/* a again, low */
+};
+
+static void test_edges(struct kunit *test)
 {
-	check_lookups(test, true);
+	static const unsigned long regions[][2] = {
+		{ 0x1000, 0x4000 }, { 0x1001, 0x4000 }, { 1, 0x4000 },
+		{ 0x800, 0x6000 }, { 0, 0x6000 }, { 0x3000, 0x3001 },
+	};
+	unsigned int order[ARRAY_SIZE(edge_syms)];
+	struct mod_kallsyms k = {
+		.symtab = edge_syms,
+		.num_symtab = ARRAY_SIZE(edge_syms),
+		.strtab = (char *)edge_strtab,
+	};
+	unsigned long next;
+	unsigned int i;
+
+	mod_kallsyms_add_order(&k, order);
+	KUNIT_ASSERT_EQ(test, k.num_addr_order, 7);
+
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 0x1000, 0x4000, 0x1000, &next), 1);
+	KUNIT_EXPECT_EQ(test, next, 0x3000);
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 0x1000, 0x4000, 0x3fff, &next), 6);
+	KUNIT_EXPECT_EQ(test, next, 0x4000);
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 0x1000, 0x4000, 0xfff, &next), 0);
+	KUNIT_EXPECT_EQ(test, next, 0x1000);
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 1, 0x4000, 0xfff, &next), 7);
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 1, 0x4000, 0x7ff, &next), 10);
+	KUNIT_EXPECT_EQ(test, mod_kallsyms_closest(&k, 0, 0x6000, 0x1000, &next), 0);
+
+	for (i = 0; i < ARRAY_SIZE(regions); i++) {
+		check_region(test, &k, regions[i][0], regions[i][1]);
+		check_addr(test, &k, regions[i][0], regions[i][1], 0);
+		check_addr(test, &k, regions[i][0], regions[i][1], ULONG_MAX);
+	}
 }
 
 static struct kunit_case mod_kallsyms_cases[] = {
-	KUNIT_CASE(test_order_init),
-	KUNIT_CASE(test_order_core),
-	KUNIT_CASE(test_lookup_init),
-	KUNIT_CASE(test_lookup_core),
+	KUNIT_CASE(test_order),
+	KUNIT_CASE(test_lookups),
+	KUNIT_CASE(test_edges),
 	{}
 };
 
