@@ -4,7 +4,8 @@
 #   make bench    the mass-probe benchmark: hook cost vs probes, cache off/on
 #   make peers    one boot: what kstats, BPF and a hist trigger add to a call
 #   make massetup one boot: N kprobe events defined, enabled, disabled and
-#                 removed through tracefs, timed (MS_N, MS_PROFILE=1)
+#                 removed through tracefs, timed (MS_N, MS_PROFILE=1), then
+#                 fprobe events and BPF kprobe_multi on the same functions
 #   make check    every check of the series (what CI runs)
 #   make check-ports  each port built and booted, with its tests
 #   make shell    boot the patched kernel to a busybox shell in QEMU
