@@ -102,8 +102,10 @@ run_bench() {
 	[ -z "$massetup" ] || grep -q '^### END 60-massetup.sh rc=0' "$boot/results.log" ||
 		die "bench: the mass setup failed, see $boot/results.log"
 }
-massetup=${MASSETUP_N:-1000}
-[ "$massetup" != 0 ] || massetup=
+# The N of the mass setup, empty for none; massetup is what run_bench stages.
+ms_n=${MASSETUP_N:-1000}
+[ "$ms_n" != 0 ] || ms_n=
+massetup=$ms_n
 
 sweep=()
 [ -n "${N:-}" ] && sweep+=("KPB_N='$N'")
@@ -212,7 +214,7 @@ if [ ${#boost_args[@]} -gt 0 ]; then
 	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"
 	cp "$B/boot-boosted/console.log" "$B/results/console-boosted.log"
 fi
-if [ -n "${MASSETUP_N:-1000}" ] && [ "${MASSETUP_N:-1000}" != 0 ]; then
+if [ -n "$ms_n" ]; then
 	ms_logs=("series=$BOOT/results.log")
 	for v in "${variants[@]}"; do
 		[ "$v" = base ] && ms_logs+=("without the kprobe patches=$B/boot-$v/results.log")
