@@ -21,7 +21,7 @@ else
 	OUT=$OUT_ROOT/base-$BASE
 	if [ ! -f "$SERIES_DIR/base.conf" ]; then
 		printf 'error: BASE=%s: no ports/%s/base.conf (bases: 6.12 %s)\n' "$BASE" \
-			"$BASE" "$(cd "$TOP/ports" && ls | tr '\n' ' ')" >&2
+			"$BASE" "$(cd "$TOP/ports" && ls -d -- */ | tr -d / | tr '\n' ' ')" >&2
 		exit 1
 	fi
 	# shellcheck source=/dev/null
@@ -103,7 +103,7 @@ series_patches() {
 # port_list [DEFAULT]: the ports to check, newest first: $CHECK_PORTS,
 # else DEFAULT, else every directory of ports/; "none" is none.
 port_list() {
-	local l=${CHECK_PORTS:-${1:-$(cd "$TOP/ports" && ls | sort -rV)}}
+	local l=${CHECK_PORTS:-${1:-$(cd "$TOP/ports" && ls -d -- */ | tr -d / | sort -rV)}}
 	[ "$l" = none ] || echo "$l"
 }
 
