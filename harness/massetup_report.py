@@ -6,7 +6,7 @@ Reads the "MS n=N phase=P s=S ..." lines that harness/massetup/
 guest-massetup.sh prints (a boot's results.log or make massetup's
 massetup.txt), one log per kernel, and prints one markdown table: per N,
 per kernel, per kind (kprobe events, fprobe events, BPF kprobe_multi),
-the seconds of each phase.  Exits 1 when a log has no MS line.
+the seconds of each phase, and the hits counted in the armed loop.  Exits 1 when a log has no MS line.
 """
 import re
 import sys
@@ -52,7 +52,7 @@ def main(argv):
               file=sys.stderr)
         return 1
     print("| N | kernel | kind | define / attach | enable | syscall loop "
-          "armed (idle) | disable | remove / detach |")
+          "armed (idle), hits | disable | remove / detach |")
     print("|---|---|---|---|---|---|---|---|")
     ns = sorted({n for _, phases, _ in logs for n in phases})
     for n in ns:
@@ -79,6 +79,8 @@ def main(argv):
                             s += f" ({count} placed)"
                     if i == 2 and idle in p:
                         s += f" ({p[idle][0]})"
+                    if i == 2 and "hits" in p.get(c, ("", {}))[1]:
+                        s += f", {int(p[c][1]['hits']):,} hits"
                     cells.append(s)
                 print(f"| {n:,} | {label} | {kind} | " + " | ".join(cells) + " |")
     return 0

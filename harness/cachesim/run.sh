@@ -101,10 +101,11 @@ printf 'CS_N=%s\nCS_H=%s\nCS_LOOPS=%s\nCS_WARM=%s\nCS_PATHS="%s"\nCS_ORDER=%s\n'
 hb_pid=
 if [ "$HOSTBENCH" != 0 ]; then
 	hs=$R/hostsrc
-	mkdir -p "$hs/tools/testing" "$hs/include/linux"
+	mkdir -p "$hs/tools/testing" "$hs/tools/arch" "$hs/kernel"
 	cp -a -- "$LINUX/tools/include" "$hs/tools/"
+	cp -a -- "$LINUX/tools/arch/x86" "$hs/tools/arch/"
 	cp -a -- "$LINUX/tools/testing/kprobe_cache" "$hs/tools/testing/"
-	cp -- "$LINUX/include/linux/kprobe_cache.h" "$hs/include/linux/"
+	cp -- "$LINUX"/kernel/kprobe_cache.[ch] "$LINUX/kernel/kprobe_hash.h" "$hs/kernel/"
 	log "cachesim run: host harness ($HOSTBENCH) in the background"
 	"$TOP/harness/hostbench.sh" "$hs" "$R" "$HOSTBENCH" >"$R/hostbench.log" 2>&1 &
 	hb_pid=$!

@@ -23,7 +23,8 @@
 # MS_PEERS=0 skips them; each is skipped, with a line saying so, where
 # the kernel lacks it.
 #
-# One line per phase: "MS n=N phase=P s=SECONDS [events=E refused=R]".
+# One line per phase: "MS n=N phase=P s=SECONDS [events=E refused=R]";
+# the armed phases also say how many events the loop wrote (hits=).
 # With MS_PROFILE=1, kstats (kstats/_control, function mode) times the
 # functions of MS_FUNCS during every phase; after each phase one line per
 # function: "MSF n=N phase=P fn=F count=C total_ms=T" (from the CPUS lines
@@ -61,6 +62,14 @@ loop() {
 		read -r _ </proc/self/stat
 		i=$((i + 1))
 	done
+}
+
+# written: the events written to the trace buffer since it was last
+# cleared (kept and overwritten), over every CPU: the hits of the armed
+# kprobe or fprobe events.
+written() {
+	cat "$T"/per_cpu/cpu*/stats |
+		awk '$1 == "entries:" || $1 == "overrun:" { n += $2 } END { print n + 0 }'
 }
 
 profile_on() {
@@ -103,6 +112,17 @@ phase() { # N PHASE T0 [extra]
 	profile_dump "$1" "$2"
 }
 
+# armed_loop N PHASE [extra]: the loop timed with the events armed, then
+# the events it wrote counted.
+armed_loop() {
+	echo >"$T/trace"
+	t=$(now)
+	loop
+	s=$(secs "$t" "$(now)")
+	echo "MS n=$1 phase=$2 s=$s${3:+ $3} hits=$(written)"
+	profile_dump "$1" "$2"
+}
+
 # fprobe events on the functions of $W/list (N up to MS_FPROBE_MAX).
 fprobe_events() { # N
 	if ! grep -q 'f\[:' "$T/README"; then
@@ -126,7 +146,7 @@ fprobe_events() { # N
 	t=$(now)
 	echo 1 >"$T/events/msf/enable" || return 1
 	phase "$1" fprobe-enable "$t"
-	t=$(now); loop; phase "$1" fprobe-armed "$t"
+	armed_loop "$1" fprobe-armed
 	t=$(now)
 	echo 0 >"$T/events/msf/enable" || return 1
 	phase "$1" fprobe-disable "$t"
@@ -181,7 +201,7 @@ for n in $NS; do
 	phase "$n" enable "$t"
 	on=$(grep -c . /sys/kernel/debug/kprobes/list)
 	armed=$(grep -vc DISABLED /sys/kernel/debug/kprobes/list)
-	t=$(now); loop; phase "$n" armed "$t" "probes_listed=$on armed=$armed"
+	armed_loop "$n" armed "probes_listed=$on armed=$armed"
 	t=$(now)
 	echo 0 >"$T/events/ms/enable" || rc=1
 	phase "$n" disable "$t" "armed=$(grep -vc DISABLED /sys/kernel/debug/kprobes/list)"

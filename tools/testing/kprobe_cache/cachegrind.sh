@@ -65,9 +65,13 @@ to_bytes() {
 if [ -z "$CG_LL" ]; then
 	llc=
 	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ -r "$d/type" ] || continue
 		[ "$(cat "$d/type")" = Instruction ] || llc=$d
 	done
-	[ -n "$llc" ] || { echo "$prog: set CG_LL" >&2; exit 1; }
+	if [ -z "$llc" ]; then
+		echo "$prog: no cache sizes in sysfs (a VM may have none): set CG_LL" >&2
+		exit 1
+	fi
 	size=$(to_bytes "$(cat "$llc/size")")
 	ways=$(cat "$llc/ways_of_associativity")
 	line=$(cat "$llc/coherency_line_size")
