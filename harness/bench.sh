@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: the series applied and built for the QEMU guest, booted, and
 # the kprobe_bench kselftest run with the default sweep; then the table,
-# out/bench/report.md, the raw kstats files and the plots.
+# out/bench/results/report.md, the raw kstats files and the plots.
 #
 # The main kernel is the distribution-like one (qemu.config plus
 # distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's

@@ -18,6 +18,8 @@
 # MS_FPROBE_MAX  the largest N of the fprobe events (default 2000)
 # MS_RESULTS  where to keep the guest's output (default
 #             harness/results/massetup-DATE)
+# MS_DISTRO   1: the distribution-like configuration (distro.config on
+#             top, QEMU -cpu max), as make bench boots it
 . "$(dirname "$0")/common.sh"
 
 SRC=${MS_SRC:-$LINUX}
@@ -29,8 +31,9 @@ t0=$(date +%s)
 
 [ -f "$SRC/Makefile" ] || die "no kernel tree at $SRC (MS_SRC)"
 if [ "${MS_NOBUILD:-0}" != 1 ]; then
-	"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config" \
-		"$TOP/harness/configs/massetup.config"
+	frags=("$TOP/harness/configs/qemu.config" "$TOP/harness/configs/massetup.config")
+	[ "${MS_DISTRO:-0}" != 1 ] || frags+=("${DISTRO_FRAGS[@]}")
+	"$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "${frags[@]}"
 	log "massetup: building $SRC in $OBJ"
 	make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
 		{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
@@ -47,6 +50,7 @@ env=("MS_N='${MS_N:-1000}'" "MS_LOOP='${MS_LOOP:-2000}'" "MS_PROFILE='${MS_PROFI
 
 log "massetup: booting $desc (N = ${MS_N:-1000})"
 rc=0
+[ "${MS_DISTRO:-0}" != 1 ] || export QEMU_CPU=max
 "$TOP/harness/boot.sh" "$OBJ/arch/x86/boot/bzImage" "$W/initramfs.cpio" "$W/boot" \
 	"${BOOT_TIMEOUT:-3600}" &
 qemu=$!
