@@ -23,25 +23,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "kmulti: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
-}
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
-{
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
+#define TOOL_NAME "kmulti"
+#include "libbpf_tool.h"
 
 static double now(void)
 {

@@ -23,6 +23,6 @@ for lib in libbpf.a libelf.a libz.a; do
 done
 clang -target bpf -O2 -g -Wall -I"/usr/include/$(gcc -dumpmachine)" \
 	-c "$M/kmulti.bpf.c" -o "$g/massetup/kmulti.bpf.o" || die "cannot build kmulti.bpf.o"
-gcc -static -O2 -Wall -Wextra -o "$g/massetup/kmulti" "$M/kmulti.c" -lbpf -lelf -lz ||
+gcc -static -O2 -Wall -Wextra -I"$TOP/harness" -o "$g/massetup/kmulti" "$M/kmulti.c" -lbpf -lelf -lz ||
 	die "cannot build kmulti"
 install -m 0755 "$M/loop.sh" "$g/massetup/loop.sh"

@@ -22,6 +22,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#define TOOL_NAME "funclat"
+#include "libbpf_tool.h"
+
 #define FUNCLAT_SLOTS 64
 
 static volatile sig_atomic_t stop;
@@ -30,27 +33,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "funclat: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
-}
-
-/* libbpf's own messages: warnings and errors only, on stderr. */
-static int libbpf_log(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
-{
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
 }
 
 static struct bpf_program *find_prog(struct bpf_object *obj, const char *name)

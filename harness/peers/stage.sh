@@ -23,7 +23,7 @@ gcc -static -O2 -Wall -Wextra -o "$g/peers/callbench" "$P/callbench.c" ||
 clang -target bpf -O2 -g -Wall -I"/usr/include/$(gcc -dumpmachine)" \
 	-c "$P/funclat.bpf.c" -o "$g/peers/funclat.bpf.o" ||
 	die "cannot build funclat.bpf.o"
-gcc -static -O2 -Wall -Wextra -o "$g/peers/funclat" "$P/funclat.c" \
+gcc -static -O2 -Wall -Wextra -I"$TOP/harness" -o "$g/peers/funclat" "$P/funclat.c" \
 	-lbpf -lelf -lz || die "cannot build funclat"
 install -m 0755 "$P/guest-peers.sh" "$g/tests.d/50-peers.sh"
 printf '%s\n' "$@" >"$g/peers/peers.env"
