@@ -6,7 +6,10 @@ Reads the "MS n=N phase=P s=S ..." lines that harness/massetup/
 guest-massetup.sh prints (a boot's results.log or make massetup's
 massetup.txt), one log per kernel, and prints one markdown table: per N,
 per kernel, per kind (kprobe events, fprobe events, BPF kprobe_multi),
-the seconds of each phase, and the hits counted in the armed loop.  Exits 1 when a log has no MS line.
+the seconds of each phase, and the hits counted in the armed loop; after
+the kprobe events' define, what the same loop of writes takes to a tmpfs
+file (shell, open, write, close: not the event code).  Exits 1 when a log
+has no MS line.
 """
 import re
 import sys
@@ -77,6 +80,8 @@ def main(argv):
                         count = extra.get("events") or extra.get("functions")
                         if count and int(count) != n:
                             s += f" ({count} placed)"
+                        if c == "define" and "define-shell" in p:
+                            s += f", shell {p['define-shell'][0]}"
                     if i == 2 and idle in p:
                         s += f" ({p[idle][0]})"
                     if i == 2 and "hits" in p.get(c, ("", {}))[1]:

@@ -6,6 +6,9 @@
 # traceable functions of vmlinux (one name each, not on the kprobe
 # blacklist), then, timed:
 #
+#   define-shell  the same loop of writes, to a file in tmpfs: what the
+#             shell and the open, write and close of a file take (the
+#             part of define that is not the kernel's event code)
 #   define    one write of "p:ms/eK FUNC" to kprobe_events per event
 #   idle      MS_LOOP reads of /proc/self/stat, no event enabled
 #   enable    echo 1 > events/ms/enable
@@ -182,6 +185,15 @@ for n in $NS; do
 	awk -v n="$n" -v m="$total" 'int(NR * n / m) != int((NR - 1) * n / m)' \
 		"$W/cand" >"$W/list"
 	echo >"$T/kprobe_events"
+	t=$(now)
+	k=0
+	while read -r f; do
+		if echo "p:ms/e$k $f" >>"$W/shell.out" 2>/dev/null; then
+			k=$((k + 1))
+		fi
+	done <"$W/list"
+	echo "MS n=$n phase=define-shell s=$(secs "$t" "$(now)")"
+	rm -f "$W/shell.out"
 	profile_dump "$n" setup >/dev/null
 	t=$(now)
 	k=0 refused=0 half=

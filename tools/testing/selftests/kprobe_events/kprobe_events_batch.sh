@@ -30,7 +30,10 @@
 #    when the group is disabled;
 #  - removing the group while one of its events is enabled removes the
 #    events before it and keeps it and those after it, with exactly their
-#    probes left in kprobes/list; removing the rest leaves none.
+#    probes left in kprobes/list; removing the rest leaves none;
+#  - an event enabled in a trace instance only cannot be removed; once it
+#    is disabled, and one of two instances removed, it is removed from
+#    the top level and from the instance left.
 
 T=/sys/kernel/tracing
 debugfs=/sys/kernel/debug
@@ -138,6 +141,10 @@ cleanup()
 		echo "!$trigger" >>"$T/events/${G}h/host/trigger"
 		echo "-:${G}h/" >>"$T/kprobe_events"
 	fi
+	for d in "$T/instances/${G}1" "$T/instances/${G}2"; do
+		[ -d "$d/events/$G" ] && echo 0 >"$d/events/$G/enable"
+		[ -d "$d" ] && rmdir "$d"
+	done
 	[ -d "$T/events/$G" ] && echo 0 >"$T/events/$G/enable"
 	echo "-:$G/" >>"$T/kprobe_events" 2>/dev/null
 	rm -f "$tmp".*
@@ -145,6 +152,8 @@ cleanup()
 
 ktap_print_header
 [ "$(id -u)" -eq 0 ] || skip_all "must be run as root"
+[ -d "$T/instances/${G}1" ] || [ -d "$T/instances/${G}2" ] &&
+	skip_all "instance ${G}1 or ${G}2 exists already"
 if [ ! -d "$debugfs/kprobes" ] && ! grep -q " $debugfs debugfs " /proc/mounts; then
 	mount -t debugfs none "$debugfs" 2>/dev/null
 fi
@@ -157,7 +166,7 @@ fi
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 
-ktap_set_plan 9
+ktap_set_plan 10
 exec 3>/dev/null
 kenabled0=$(cat "$kenabled")
 trigger=
@@ -373,5 +382,25 @@ done
 left=$(grep -c ":$G/" "$T/kprobe_events")
 ktap_test_result "removing the rest leaves no event and no probe" \
 	[ "$left" -eq 0 -a "$(nprobes)" -eq 0 -a ! -d "$T/events/$G" ]
+
+# 10. Trace instances: the event's file in every trace array is found.
+# Enabled in instance 1 only, the event is busy; disabled, with instance
+# 1 removed, it is removed everywhere, instance 2 included.
+I1=$T/instances/${G}1
+I2=$T/instances/${G}2
+f=$(sed -n 1p "$tmp.pick")
+ok=0
+if echo "p:$G/inst $f" >>"$T/kprobe_events" && mkdir "$I1" "$I2" &&
+	echo 1 >"$I1/events/$G/inst/enable" && [ "$(narmed)" -eq 1 ]; then
+	! echo "-:$G/inst" 2>/dev/null >>"$T/kprobe_events" &&
+		[ -d "$T/events/$G/inst" ] && [ -d "$I2/events/$G/inst" ] &&
+		echo 0 >"$I1/events/$G/inst/enable" && rmdir "$I1" &&
+		echo "-:$G/inst" >>"$T/kprobe_events" &&
+		[ ! -d "$T/events/$G" ] && [ ! -d "$I2/events/$G" ] &&
+		[ "$(nprobes)" -eq 0 ] && ok=1
+fi
+[ -d "$I1" ] && echo 0 >"$I1/events/$G/inst/enable" && rmdir "$I1"
+[ -d "$I2" ] && rmdir "$I2"
+ktap_test_result "an event busy in an instance stays; removed from every instance" [ "$ok" = 1 ]
 
 ktap_finished
