@@ -188,9 +188,8 @@ for n in $NS; do
 	t=$(now)
 	k=0
 	while read -r f; do
-		if echo "p:ms/e$k $f" >>"$W/shell.out" 2>/dev/null; then
-			k=$((k + 1))
-		fi
+		echo "p:ms/e$k $f" >>"$W/shell.out"
+		k=$((k + 1))
 	done <"$W/list"
 	echo "MS n=$n phase=define-shell s=$(secs "$t" "$(now)")"
 	rm -f "$W/shell.out"
