@@ -20,6 +20,11 @@
 #             harness/results/massetup-DATE)
 # MS_DISTRO   1: the distribution-like configuration (distro.config on
 #             top, QEMU -cpu max), as make bench boots it
+# MS_MODULE   a module the guest loads first (e.g. test_kprobe_bench, whose
+#             64,512 functions make bench loads): setup next to a big
+#             module's symbols
+# MS_ON_MODULE 1: the events go on MS_MODULE's functions ("module:function";
+#             no peers)
 . "$(dirname "$0")/common.sh"
 
 SRC=${MS_SRC:-$LINUX}
@@ -45,6 +50,8 @@ rm -rf "${W:?}/extra" "${W:?}/boot"
 env=("MS_N='${MS_N:-1000}'" "MS_LOOP='${MS_LOOP:-2000}'" "MS_PROFILE='${MS_PROFILE:-0}'"
 	"MS_PEERS='${MS_PEERS:-1}'" "MS_FPROBE_MAX='${MS_FPROBE_MAX:-2000}'")
 [ -z "${MS_FUNCS:-}" ] || env+=("MS_FUNCS='$MS_FUNCS'")
+[ -z "${MS_MODULE:-}" ] || env+=("MS_MODULE='$MS_MODULE'")
+[ -z "${MS_ON_MODULE:-}" ] || env+=("MS_ON_MODULE='$MS_ON_MODULE'")
 "$TOP/harness/massetup/stage.sh" "$W/extra/kseries" 50-massetup.sh "${env[@]}"
 "$TOP/harness/initramfs.sh" "$OBJ" "$SRC" "$W/initramfs.cpio" "$W/extra"
 
@@ -61,9 +68,15 @@ wait "$qemu" || rc=$?
 [ "$rc" -eq 0 ] || die "massetup: QEMU failed (rc $rc), see $W/boot/console.log"
 grep -q "^### END 50-massetup.sh rc=0" "$W/boot/results.log" ||
 	die "massetup: the guest script failed or did not finish, see $W/boot/results.log"
+# The kernel that booted must be the one built (its build number and time).
+booted=$(grep -m1 -o 'Linux version .*' "$W/boot/console.log" || true)
+uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$OBJ/include/generated/utsversion.h" 2>/dev/null || true)
+[ -z "$uts" ] || [[ "$booted" == *"$uts"* ]] ||
+	die "massetup: booted '$booted', not the build in $OBJ ($uts)"
 mkdir -p "$RESULTS"
 {
 	echo "# $desc, $(basename "$OBJ"), $(date -u +%Y-%m-%d), QEMU TCG, 2 vCPUs"
+	echo "# $booted"
 	grep -E '^MS|^MSF' "$W/boot/results.log"
 } >"$RESULTS/massetup.txt"
 python3 "$TOP/harness/massetup_report.py" "$(basename "$OBJ")=$RESULTS/massetup.txt" >&2 || true

@@ -66,11 +66,14 @@ if [ -f "$kpe" ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then
 	expect+=(--expect-suite kprobe_events_batch)
 fi
 
-# The fixes posting's ftrace selftests, run with ftracetest (KTAP), one
-# case each: ftracetest, its functions and the listed test cases.
+# ftrace selftests run with ftracetest (KTAP): the fixes posting's
+# (kprobe_enable_disarmed.tc) and upstream's cases on what the kprobes
+# posting's module symbol lookups by name serve (a module:function event,
+# a name that is not unique); ftracetest, its functions and those cases.
 fsrc=$SRC/tools/testing/selftests/ftrace
 ftcs=()
-for ftc in test.d/kprobe/kprobe_enable_disarmed.tc; do
+for ftc in test.d/kprobe/kprobe_enable_disarmed.tc test.d/kprobe/kprobe_module.tc \
+	test.d/kprobe/kprobe_non_uniq_symbol.tc; do
 	[ -f "$fsrc/$ftc" ] && ftcs+=("$ftc")
 done
 if [ "${#ftcs[@]}" -gt 0 ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then

@@ -32,6 +32,9 @@
 # functions of MS_FUNCS during every phase; after each phase one line per
 # function: "MSF n=N phase=P fn=F count=C total_ms=T" (from the CPUS lines
 # of its histogram), and the histograms are reset.
+# MS_ON_MODULE=1 puts the events on that module's functions.
+# MS_MODULE names a module loaded first ("MS module=M load_s=T symbols=S":
+# how long modprobe took and how many symbols it added to kallsyms).
 # Settings: /kseries/massetup/massetup.env.
 E=/kseries/massetup/massetup.env
 [ -f "$E" ] && . "$E"
@@ -101,12 +104,30 @@ profile_off() {
 	done
 }
 
+if [ -n "${MS_MODULE:-}" ]; then
+	t=$(now)
+	if modprobe "$MS_MODULE"; then
+		s=$(secs "$t" "$(now)")
+		echo "MS module=$MS_MODULE load_s=$s symbols=$(grep -c "\[$MS_MODULE\]\$" /proc/kallsyms)"
+	else
+		echo "MS module=$MS_MODULE skipped=modprobe-failed"
+	fi
+fi
+
 # The candidates: vmlinux functions (no "[module]"), each name once, plain
-# identifiers, not blacklisted.
-awk 'NF == 1' "$T/available_filter_functions" | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
+# identifiers, not blacklisted; with MS_ON_MODULE=1, the functions of
+# MS_MODULE instead, named "module:function" (and no peers).
+mod=
+if [ "${MS_ON_MODULE:-0}" = 1 ] && [ -n "${MS_MODULE:-}" ]; then
+	mod=$(echo "$MS_MODULE" | tr - _)
+	PEERS=0
+fi
+awk -v m="${mod:+[$mod]}" '(m == "" && NF == 1) || (m != "" && NF == 2 && $2 == m) { print $1 }' \
+	"$T/available_filter_functions" | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' |
 	sort | uniq -u >"$W/all"
 awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u >"$W/black"
-awk 'NR == FNR { b[$1]; next } !($1 in b)' "$W/black" "$W/all" >"$W/cand"
+awk -v p="${mod:+$mod:}" 'NR == FNR { b[$1]; next } !($1 in b) { print p $1 }' \
+	"$W/black" "$W/all" >"$W/cand"
 total=$(wc -l <"$W/cand")
 echo "MS candidates=$total"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the address order of module symbols: naming an address
- * through the order finds the symbol and the next symbol that a scan of
- * the same table finds, on the core symbol table of this module and on a
- * table of edge cases.
+ * KUnit tests of the address and name orders of module symbols: naming an
+ * address through the address order finds the symbol and the next symbol
+ * that a scan of the same table finds, and looking a name up through the
+ * name order finds the symbols that a scan finds, in the same order; on
+ * the core symbol table of this module and on a table of edge cases.
  */
 
 #include <kunit/test.h>
@@ -128,6 +129,103 @@ static void test_lookups(struct kunit *test)
 		   k->num_addr_order);
 }
 
+static const char *sym_name(struct mod_kallsyms *k, unsigned int i)
+{
+	return k->strtab + k->symtab[i].st_name;
+}
+
+/* The name order holds each defined symbol once, by name, then by index. */
+static void test_name_order(struct kunit *test)
+{
+	struct mod_kallsyms *k = core_table();
+	unsigned int i, pos, defined = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, k->name_order);
+	for (i = 0; i < k->num_symtab; i++)
+		defined += k->symtab[i].st_shndx != SHN_UNDEF;
+	KUNIT_EXPECT_EQ(test, k->num_name_order, defined);
+	for (pos = 0; pos < k->num_name_order; pos++) {
+		unsigned int j = k->name_order[pos];
+		int cmp;
+
+		KUNIT_ASSERT_LT(test, j, k->num_symtab);
+		KUNIT_EXPECT_NE(test, k->symtab[j].st_shndx, SHN_UNDEF);
+		if (!pos)
+			continue;
+		cmp = strcmp(sym_name(k, k->name_order[pos - 1]), sym_name(k, j));
+		KUNIT_EXPECT_LE(test, cmp, 0);
+		if (!cmp)
+			KUNIT_EXPECT_LT(test, k->name_order[pos - 1], j);
+	}
+}
+
+/*
+ * What a lookup by name found before the name order: the scan of
+ * find_kallsyms_symbol_value() and module_kallsyms_on_each_symbol(), from
+ * symbol 0, for a defined symbol of that name.  The index of the next one
+ * at or after @from, -1 if there is none.
+ */
+static int scan_named(struct mod_kallsyms *k, const char *name,
+		      unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < k->num_symtab; i++)
+		if (!strcmp(name, sym_name(k, i)) &&
+		    k->symtab[i].st_shndx != SHN_UNDEF)
+			return i;
+	return -1;
+}
+
+/*
+ * The walk through the name order and the walk without it both find the
+ * symbols named @name that the scan finds, in its order; returns how many.
+ */
+static unsigned int check_name(struct kunit *test, struct mod_kallsyms *k,
+			       const char *name)
+{
+	struct mod_kallsyms no_order = *k;
+	unsigned int c_order = 0, c_scan = 0, n = 0;
+	const Elf_Sym *want;
+	int i = -1;
+
+	no_order.name_order = NULL;
+	no_order.num_name_order = 0;
+	do {
+		i = scan_named(k, name, i + 1);
+		want = i < 0 ? NULL : &k->symtab[i];
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mod_kallsyms_next_named(k, name, &c_order),
+					want, "name \"%s\", match %u", name, n);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mod_kallsyms_next_named(&no_order, name, &c_scan),
+					want, "name \"%s\", match %u, no order", name, n);
+		n += i >= 0;
+	} while (i >= 0);
+	return n;
+}
+
+/*
+ * Every name of this module's core table, each once (from its first
+ * symbol): together they find every defined symbol; and a missing name.
+ */
+static void test_names(struct kunit *test)
+{
+	struct mod_kallsyms *k = core_table();
+	unsigned int i, names = 0, found = 0;
+
+	for (i = 0; i < k->num_symtab; i++) {
+		if (k->symtab[i].st_shndx == SHN_UNDEF ||
+		    scan_named(k, sym_name(k, i), 0) != i)
+			continue;
+		names++;
+		found += check_name(test, k, sym_name(k, i));
+	}
+	KUNIT_EXPECT_EQ(test, found, k->num_name_order);
+	KUNIT_EXPECT_EQ(test, check_name(test, k, "mod_kallsyms_kunit_none"), 0);
+	KUNIT_EXPECT_EQ(test, check_name(test, k, "mod_kallsyms_kunit_target"), 1);
+	KUNIT_EXPECT_EQ(test, check_name(test, k, "mod_kallsyms_kunit_alias"), 1);
+	kunit_info(test, "%u names, %u symbols found by name\n", names, found);
+}
+
 /*
  * A table of edge cases: two names at 0x1000 ("b" first), an unnamed
  * symbol, a mapping symbol and an undefined one (none may name an
@@ -160,6 +258,12 @@ static void test_edges(struct kunit *test)
 		{ 0x800, 0x6000 }, { 0, 0x6000 }, { 0x3000, 0x3001 },
 	};
 	unsigned int order[ARRAY_SIZE(edge_syms)];
+	unsigned int names[ARRAY_SIZE(edge_syms)];
+	Elf_Sym zero_syms[ARRAY_SIZE(edge_syms)];
+	static const char * const tried[] = {
+		"", "a", "b", "$x", "c", "d", "e", "f", "g", "0", "h", "aa",
+	};
+	unsigned int cursor = 0;
 	struct mod_kallsyms k = {
 		.symtab = edge_syms,
 		.num_symtab = ARRAY_SIZE(edge_syms),
@@ -186,11 +290,45 @@ static void test_edges(struct kunit *test)
 		check_addr(test, &k, regions[i][0], regions[i][1], 0);
 		check_addr(test, &k, regions[i][0], regions[i][1], ULONG_MAX);
 	}
+
+	/* Every symbol but the null one and undefined "c" is found by name. */
+	mod_kallsyms_add_name_order(&k, names);
+	KUNIT_ASSERT_EQ(test, k.num_name_order, ARRAY_SIZE(edge_syms) - 2);
+	/* "a" twice, in table order; then no more, however often asked */
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "a", &cursor), &edge_syms[2]);
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "a", &cursor), &edge_syms[10]);
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "a", &cursor));
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "a", &cursor));
+	cursor = 0;
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "c", &cursor));
+	cursor = 0;
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "", &cursor), &edge_syms[3]);
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "", &cursor));
+	cursor = 0;
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "$x", &cursor), &edge_syms[4]);
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "$x", &cursor));
+	for (i = 0; i < ARRAY_SIZE(tried); i++)
+		check_name(test, &k, tried[i]);
+
+	/* A defined symbol 0 (which no loader makes) is found, as it was. */
+	memcpy(zero_syms, edge_syms, sizeof(zero_syms));
+	zero_syms[0].st_shndx = 1;
+	k.symtab = zero_syms;
+	mod_kallsyms_add_name_order(&k, names);
+	KUNIT_ASSERT_EQ(test, k.num_name_order, ARRAY_SIZE(edge_syms) - 1);
+	cursor = 0;
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "", &cursor), &zero_syms[0]);
+	KUNIT_EXPECT_PTR_EQ(test, mod_kallsyms_next_named(&k, "", &cursor), &zero_syms[3]);
+	KUNIT_EXPECT_NULL(test, mod_kallsyms_next_named(&k, "", &cursor));
+	for (i = 0; i < ARRAY_SIZE(tried); i++)
+		check_name(test, &k, tried[i]);
 }
 
 static struct kunit_case mod_kallsyms_cases[] = {
 	KUNIT_CASE(test_order),
 	KUNIT_CASE(test_lookups),
+	KUNIT_CASE(test_name_order),
+	KUNIT_CASE(test_names),
 	KUNIT_CASE(test_edges),
 	{}
 };
@@ -202,6 +340,6 @@ static struct kunit_suite mod_kallsyms_suite = {
 
 kunit_test_suite(mod_kallsyms_suite);
 
-MODULE_DESCRIPTION("KUnit tests of module symbol lookups by address");
+MODULE_DESCRIPTION("KUnit tests of module symbol lookups by address and by name");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
