@@ -19,6 +19,10 @@
 # release without that change: there, when it fails, it is reported as a
 # skip with that reason, and the objects of the files it touches are not
 # built; on any other release, or for any other patch, a failure fails.
+# A patch that builds on one skipped so (AFTER below: words of its
+# subject, words of the other's, what it uses) is skipped too, with that
+# reason; the files it touches keep the earlier patches' changes and are
+# built.
 # Usage: vanilla.sh RESULTS
 . "$(dirname "$0")/common.sh"
 
@@ -27,6 +31,10 @@ VDIR=$OUT/vanilla
 VANILLA_MIN=112
 NEEDS=(
 	"kernel/module/kallsyms.c|Initialize bounds within memory region|6.12.y's backport of 'module/kallsyms: fix nextval for data symbol lookup' (find_kallsyms_symbol() looks in the region holding the address), which this release predates"
+)
+AFTER=(
+	"find a module's symbols by name|name an address through the address order|the address order's room and helpers"
+	"count a symbol's namesakes|find a module's symbols by name|module_kallsyms_on_each_match_symbol()"
 )
 mkdir -p "$VDIR"
 
@@ -105,14 +113,32 @@ needed() {
 	done
 	return 1
 }
+# after PATCH: why PATCH is skipped because of a patch skipped before it.
+after() {
+	local a mine other uses subj
+	subj=$(sed -n 's/^Subject: //p' "$1")
+	for a in "${AFTER[@]}"; do
+		IFS='|' read -r mine other uses <<<"$a"
+		[[ "$subj" == *"$mine"* ]] || continue
+		[[ "$skipped_subjects" == *"$other"* ]] || continue
+		echo "it uses $uses, from the patch \"...$other...\", skipped above"
+		return 0
+	done
+	return 1
+}
 skipped_files=
+skipped_subjects=
 while read -r p; do
-	if hgit am -q "$p" >/dev/null 2>&1; then
+	if why=$(after "$p"); then
+		rec SKIP "apply (vanilla $name): $(patch_label "$p")" "$why"
+		skipped_subjects="$skipped_subjects|$(sed -n 's/^Subject: //p' "$p")"
+	elif hgit am -q "$p" >/dev/null 2>&1; then
 		rec PASS "apply (vanilla $name): $(patch_label "$p")"
 	elif why=$(needed "$p"); then
 		git am --skip >/dev/null 2>&1 || true
 		rec SKIP "apply (vanilla $name): $(patch_label "$p")" "$why"
 		skipped_files="$skipped_files $(sed -n 's,^+++ b/,,p' "$p")"
+		skipped_subjects="$skipped_subjects|$(sed -n 's/^Subject: //p' "$p")"
 	else
 		git am --abort >/dev/null 2>&1 || true
 		rec FAIL "apply (vanilla $name): $(patch_label "$p")"

@@ -34,7 +34,8 @@
 # of its histogram), and the histograms are reset.
 # MS_ON_MODULE=1 puts the events on that module's functions.
 # MS_MODULE names a module loaded first ("MS module=M load_s=T symbols=S":
-# how long modprobe took and how many symbols it added to kallsyms).
+# how long modprobe took and how many symbols it added to kallsyms; with
+# MS_PROFILE=1 the profile of the load is dumped as phase "module-load").
 # Settings: /kseries/massetup/massetup.env.
 E=/kseries/massetup/massetup.env
 [ -f "$E" ] && . "$E"
@@ -104,11 +105,13 @@ profile_off() {
 	done
 }
 
+profile_on
 if [ -n "${MS_MODULE:-}" ]; then
 	t=$(now)
 	if modprobe "$MS_MODULE"; then
 		s=$(secs "$t" "$(now)")
 		echo "MS module=$MS_MODULE load_s=$s symbols=$(grep -c "\[$MS_MODULE\]\$" /proc/kallsyms)"
+		profile_dump 0 module-load
 	else
 		echo "MS module=$MS_MODULE skipped=modprobe-failed"
 	fi
@@ -200,7 +203,7 @@ kprobe_multi() { # N
 }
 
 rc=0
-profile_on
+
 for n in $NS; do
 	[ "$n" -le "$total" ] || n=$total
 	awk -v n="$n" -v m="$total" 'int(NR * n / m) != int((NR - 1) * n / m)' \
