@@ -223,7 +223,7 @@ if [ -n "$ms_n" ]; then
 		echo
 		echo "## Mass setup"
 		echo
-		echo "N functions chosen evenly by name among the traceable functions of vmlinux, in the benchmark's boots, after it (harness/massetup/guest-massetup.sh): kprobe events (one write each, group enable, the syscall loop, group disable, remove all), fprobe events likewise, one BPF kprobe_multi link on their ftrace addresses; seconds."
+		echo "N functions chosen evenly by name among the traceable functions of vmlinux, in the benchmark's boots, after it (harness/massetup/guest-massetup.sh): kprobe events (one write each on one open file, as perf probe writes them; group enable, the syscall loop, group disable, remove all), fprobe events likewise, one BPF kprobe_multi link on their ftrace addresses; seconds."
 		echo
 		python3 "$TOP/harness/massetup_report.py" "${ms_logs[@]}"
 	} >>"$B/results/report.md" || die "bench: no mass setup figures"

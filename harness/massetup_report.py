@@ -7,9 +7,9 @@ guest-massetup.sh prints (a boot's results.log or make massetup's
 massetup.txt), one log per kernel, and prints one markdown table: per N,
 per kernel, per kind (kprobe events, fprobe events, BPF kprobe_multi),
 the seconds of each phase, and the hits counted in the armed loop; after
-the kprobe events' define, what the same loop of writes takes to a tmpfs
-file (shell, open, write, close: not the event code).  Exits 1 when a log
-has no MS line.
+the kprobe events' define (one write per event on one open file, as perf
+probe does), what a shell loop writing the same lines to a tmpfs file
+takes (what a shell script adds).  Exits 1 when a log has no MS line.
 """
 import re
 import sys

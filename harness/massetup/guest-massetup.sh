@@ -6,10 +6,12 @@
 # traceable functions of vmlinux (one name each, not on the kprobe
 # blacklist), then, timed:
 #
-#   define-shell  the same loop of writes, to a file in tmpfs: what the
-#             shell and the open, write and close of a file take (the
-#             part of define that is not the kernel's event code)
-#   define    one write of "p:ms/eK FUNC" to kprobe_events per event
+#   define-shell  a shell loop writing the definitions, one echo >> each,
+#             to a file in tmpfs: what a shell script pays on top of
+#             define (its loop, an open and a close per line)
+#   define    "p:ms/eK FUNC" for each function, written to kprobe_events
+#             by evdefine: one write each on one open file, as perf probe
+#             writes them (and define-first-half: its first half)
 #   idle      MS_LOOP reads of /proc/self/stat, no event enabled
 #   enable    echo 1 > events/ms/enable
 #   armed     the same loop with every event enabled
@@ -139,6 +141,20 @@ phase() { # N PHASE T0 [extra]
 	profile_dump "$1" "$2"
 }
 
+# define N PHASE FILE [f]: the definitions of $W/defs ($W/fdefs with f)
+# written to FILE by evdefine, one write each on one open file, as perf
+# probe writes them; a line for the phase and one for its first half.
+define() {
+	"$KM/evdefine" "$3" "$W/${4:-}defs" >"$W/ed" || return 1
+	awk -v n="$1" -v p="$2" '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "MS n=%s phase=%s-first-half s=%s\n", n, p, v["first_half_s"]
+		printf "MS n=%s phase=%s s=%s events=%s refused=%s%s\n", n, p, v["s"],
+			v["events"], v["refused"], v["errno"] == "" ? "" : " first_errno=" v["errno"]
+	}' "$W/ed"
+	profile_dump "$1" "$2"
+}
+
 # armed_loop N PHASE [extra]: the loop timed with the events armed, then
 # the events it wrote counted.
 armed_loop() {
@@ -160,16 +176,8 @@ fprobe_events() { # N
 		echo "MS n=$1 peer=fprobe skipped=above-MS_FPROBE_MAX-$FMAX"
 		return 0
 	fi
-	t=$(now)
-	k=0 refused=0
-	while read -r f; do
-		if echo "f:msf/f$k $f" >>"$T/dynamic_events" 2>/dev/null; then
-			k=$((k + 1))
-		else
-			refused=$((refused + 1))
-		fi
-	done <"$W/list"
-	phase "$1" fprobe-define "$t" "events=$k refused=$refused"
+	awk '{ printf "f:msf/f%d %s\n", NR - 1, $1 }' "$W/list" >"$W/fdefs"
+	define "$1" fprobe-define "$T/dynamic_events" f || return 1
 	t=$(now)
 	echo 1 >"$T/events/msf/enable" || return 1
 	phase "$1" fprobe-enable "$t"
@@ -217,19 +225,9 @@ for n in $NS; do
 	done <"$W/list"
 	echo "MS n=$n phase=define-shell s=$(secs "$t" "$(now)")"
 	rm -f "$W/shell.out"
+	awk '{ printf "p:ms/e%d %s\n", NR - 1, $1 }' "$W/list" >"$W/defs"
 	profile_dump "$n" setup >/dev/null
-	t=$(now)
-	k=0 refused=0 half=
-	while read -r f; do
-		if echo "p:ms/e$k $f" >>"$T/kprobe_events" 2>/dev/null; then
-			k=$((k + 1))
-		else
-			refused=$((refused + 1))
-		fi
-		[ -n "$half" ] || [ $((k + refused)) -lt $((n / 2)) ] || half=$(now)
-	done <"$W/list"
-	echo "MS n=$n phase=define-first-half s=$(secs "$t" "$half")"
-	phase "$n" define "$t" "events=$k refused=$refused"
+	define "$n" define "$T/kprobe_events" || rc=1
 	t=$(now); loop; phase "$n" idle "$t"
 	t=$(now)
 	echo 1 >"$T/events/ms/enable" || rc=1

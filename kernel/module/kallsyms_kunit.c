@@ -71,24 +71,62 @@ static void test_order(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ties, 0);
 }
 
-/* The search and the scan agree at @addr; returns 1. */
+/*
+ * The lookup as it was before the address order, written out here so that
+ * the tests do not compare the code under test with itself: the closest
+ * symbol at or below @addr that names an address (the first in the table
+ * at its address), not below @start, and in @nextval the address of the
+ * first such symbol above @addr, if lower than @end.
+ */
+static unsigned int scan_closest(struct mod_kallsyms *k, unsigned long start,
+				 unsigned long end, unsigned long addr,
+				 unsigned long *nextval)
+{
+	unsigned long bestval = start - 1;
+	unsigned int i, best = 0;
+
+	*nextval = end;
+	for (i = 1; i < k->num_symtab; i++) {
+		unsigned long v = kallsyms_symbol_value(&k->symtab[i]);
+
+		if (!names_addr(k, i))
+			continue;
+		if (v <= addr && v > bestval) {
+			best = i;
+			bestval = v;
+		}
+		if (v > addr && v < *nextval)
+			*nextval = v;
+	}
+	return best;
+}
+
+/*
+ * The search, the function's own scan (the table without its order) and
+ * the old scan agree at @addr; returns 1.
+ */
 static unsigned int check_addr(struct kunit *test, struct mod_kallsyms *k,
 			       unsigned long start, unsigned long end,
 			       unsigned long addr)
 {
-	struct mod_kallsyms scan = *k;
-	unsigned long next_found, next_scanned;
+	struct mod_kallsyms unordered = *k;
+	unsigned long next_found, next_unordered, next_scanned;
 	unsigned int found, scanned;
 
-	scan.addr_order = NULL;
-	scan.num_addr_order = 0;
+	unordered.addr_order = NULL;
+	unordered.num_addr_order = 0;
 	found = mod_kallsyms_closest(k, start, end, addr, &next_found);
-	scanned = mod_kallsyms_closest(&scan, start, end, addr, &next_scanned);
+	scanned = scan_closest(k, start, end, addr, &next_scanned);
 	KUNIT_EXPECT_EQ_MSG(test, found, scanned, "offset %#lx of [%#lx, %#lx)",
 			    addr - start, 0UL, end - start);
 	KUNIT_EXPECT_EQ_MSG(test, next_found, next_scanned,
 			    "offset %#lx of [%#lx, %#lx)", addr - start, 0UL,
 			    end - start);
+	KUNIT_EXPECT_EQ_MSG(test, mod_kallsyms_closest(&unordered, start, end, addr,
+						       &next_unordered), scanned,
+			    "without the order, offset %#lx", addr - start);
+	KUNIT_EXPECT_EQ_MSG(test, next_unordered, next_scanned,
+			    "without the order, offset %#lx", addr - start);
 	return 1;
 }
 
