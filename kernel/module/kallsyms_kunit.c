@@ -4,7 +4,8 @@
  * address through the address order finds the symbol and the next symbol
  * that a scan of the same table finds, and looking a name up through the
  * name order finds the symbols that a scan finds, in the same order; on
- * the core symbol table of this module and on a table of edge cases.
+ * the core and init symbol tables of this module and on a table of edge
+ * cases.
  */
 
 #include <kunit/test.h>
@@ -44,10 +45,24 @@ static struct mod_kallsyms *core_table(void)
 	return &THIS_MODULE->core_kallsyms;
 }
 
-/* The order holds each symbol that may name an address once, sorted. */
-static void test_order(struct kunit *test)
+/*
+ * The init table of this module, all its symbols, which names its
+ * addresses from its load until its init is done, and so while the suite
+ * runs from the load; once the core table took over (the suite run again
+ * later) the test is skipped.
+ */
+static struct mod_kallsyms *init_table(struct kunit *test)
 {
-	struct mod_kallsyms *k = core_table();
+	struct mod_kallsyms *k = rcu_dereference_raw(THIS_MODULE->kallsyms);
+
+	if (k == core_table())
+		kunit_skip(test, "the init table is gone (the suite ran after the load)");
+	return k;
+}
+
+/* The order of @k holds each symbol that may name an address once, sorted. */
+static void check_order(struct kunit *test, struct mod_kallsyms *k)
+{
 	unsigned int i, pos, named = 0, ties = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, k->addr_order);
@@ -69,6 +84,16 @@ static void test_order(struct kunit *test)
 	}
 	/* The alias above: the tie rule is exercised. */
 	KUNIT_EXPECT_GT(test, ties, 0);
+}
+
+static void test_order(struct kunit *test)
+{
+	check_order(test, core_table());
+}
+
+static void test_init_order(struct kunit *test)
+{
+	check_order(test, init_table(test));
 }
 
 /*
@@ -148,10 +173,9 @@ static unsigned int check_region(struct kunit *test, struct mod_kallsyms *k,
 	return checked;
 }
 
-/* Each memory region of this module, its core table. */
-static void test_lookups(struct kunit *test)
+/* Each memory region of this module, in table @k. */
+static void check_regions(struct kunit *test, struct mod_kallsyms *k)
 {
-	struct mod_kallsyms *k = core_table();
 	unsigned int checked = 0;
 
 	for_each_mod_mem_type(type) {
@@ -167,15 +191,24 @@ static void test_lookups(struct kunit *test)
 		   k->num_addr_order);
 }
 
+static void test_lookups(struct kunit *test)
+{
+	check_regions(test, core_table());
+}
+
+static void test_init_lookups(struct kunit *test)
+{
+	check_regions(test, init_table(test));
+}
+
 static const char *sym_name(struct mod_kallsyms *k, unsigned int i)
 {
 	return k->strtab + k->symtab[i].st_name;
 }
 
-/* The name order holds each defined symbol once, by name, then by index. */
-static void test_name_order(struct kunit *test)
+/* The name order of @k holds each defined symbol once, by name, then index. */
+static void check_name_order(struct kunit *test, struct mod_kallsyms *k)
 {
-	struct mod_kallsyms *k = core_table();
 	unsigned int i, pos, defined = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, k->name_order);
@@ -242,12 +275,11 @@ static unsigned int check_name(struct kunit *test, struct mod_kallsyms *k,
 }
 
 /*
- * Every name of this module's core table, each once (from its first
- * symbol): together they find every defined symbol; and a missing name.
+ * Every name of table @k, each once (from its first symbol): together they
+ * find every defined symbol; and a missing name.
  */
-static void test_names(struct kunit *test)
+static void check_names(struct kunit *test, struct mod_kallsyms *k)
 {
-	struct mod_kallsyms *k = core_table();
 	unsigned int i, names = 0, found = 0;
 
 	for (i = 0; i < k->num_symtab; i++) {
@@ -262,6 +294,26 @@ static void test_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check_name(test, k, "mod_kallsyms_kunit_target"), 1);
 	KUNIT_EXPECT_EQ(test, check_name(test, k, "mod_kallsyms_kunit_alias"), 1);
 	kunit_info(test, "%u names, %u symbols found by name\n", names, found);
+}
+
+static void test_name_order(struct kunit *test)
+{
+	check_name_order(test, core_table());
+}
+
+static void test_names(struct kunit *test)
+{
+	check_names(test, core_table());
+}
+
+static void test_init_name_order(struct kunit *test)
+{
+	check_name_order(test, init_table(test));
+}
+
+static void test_init_names(struct kunit *test)
+{
+	check_names(test, init_table(test));
 }
 
 /*
@@ -365,8 +417,12 @@ static void test_edges(struct kunit *test)
 static struct kunit_case mod_kallsyms_cases[] = {
 	KUNIT_CASE(test_order),
 	KUNIT_CASE(test_lookups),
+	KUNIT_CASE(test_init_order),
+	KUNIT_CASE(test_init_lookups),
 	KUNIT_CASE(test_name_order),
 	KUNIT_CASE(test_names),
+	KUNIT_CASE(test_init_name_order),
+	KUNIT_CASE(test_init_names),
 	KUNIT_CASE(test_edges),
 	{}
 };
