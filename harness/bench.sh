@@ -1,46 +1,108 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: the series applied and built for the QEMU guest, booted, and
-# the kprobe_bench kselftest run with the default sweep; then the table,
-# out/bench/results/report.md, the raw kstats files and the plots.
+# make bench: the series and the kernel without its kprobe patches, built
+# for the QEMU guest and booted with the kprobe_bench kselftest; then the
+# tables, out/bench/results/report.md, the raw kstats files and the plots.
 #
-# The main kernel is the distribution-like one (qemu.config plus
-# distro.config: PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's
-# "max" CPU), whose int3 kprobes never boost.  N="0 1000" H="1 16"
-# PATHS="ftrace int3" LOOPS=... ROUNDS=... H_BIG=... (0: none) BIG_N=...
-# (the N of H_BIG, default the last) BIG_PATHS=... (the paths of H_BIG,
-# default ftrace int3 kretprobe) choose another sweep;
-# ENABLE_N the probe counts of the enabling-time section (default: N;
-# registering 40,000 int3 probes alone takes over 20 minutes under TCG,
-# hence the 90-minute default BOOT_TIMEOUT of each boot).
-# BENCH_TREE=1 runs the developer's tree ($OUT/linux) instead of a fresh
-# application of patches/.  After the benchmark, the series' boot and the
-# base's run the mass setup of make massetup (kprobe events, fprobe
-# events and one BPF kprobe_multi link on the same functions) at N =
-# MASSETUP_N [1000]; MASSETUP_N=0 skips it.
+# The default is the headline (about 20 minutes on 2 host cores with a
+# cold ccache): the ftrace, int3 and kretprobe paths at N = 1 and 40,000
+# registered probes, 16 hot probes and 4,096 at the largest N, on the
+# series (lookup cache off and on in one boot) and on the kernel without
+# the kprobe patches (the series up to the benchmark patch: the fixes,
+# kstats and the benchmark module); arming 1,000 probes one at a time
+# against in one batch; the mass setup of 1,000 kprobe events through
+# tracefs in both kernels, and fprobe events and one BPF kprobe_multi link
+# on the same functions in the series' boot.  Both kernels use the
+# distribution-like configuration (qemu.config plus distro.config:
+# PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's "max" CPU),
+# whose int3 kprobes never boost.
 #
-# More boots, each with the same configuration unless said otherwise:
-# the kernel without the kprobe patches (the series up to the benchmark
-# patch), N = BASE_N ["1 1000 10000 40000"], H = BASE_H ["1 16 256"] and
-# 4096 at the last N, BASE_N=0 skips it; the series without the resizable
-# kprobe index (the cache alone), only with N = PRE_N set, which needs a
-# series whose index comes after the cache (this one has none); and
-# the series on the plain tinyconfig guest (no preemption, so int3
-# kprobes boost), int3 path only, N = BOOST_N ["1 10000 40000"], H =
-# BOOST_H ["1 16"], BOOST_N=0 skips it.
+# FULL=1 runs the whole sweep instead (hours): N = 0 1 1000 10000 40000,
+# H = 1 16 256, the optimized path, the churn section, the enabling time
+# at every N, the kernel without the kprobe patches at N = 1 1000 10000
+# 40000 and H = 1 16 256, and the series on the plain tinyconfig guest
+# (no preemption: int3 kprobes boost) at N = 1 10000 40000.
 #
-# QEMU_ICOUNT=shift=0,sleep=off runs every boot with guest time counted
-# in guest instructions (see harness/boot.sh); the report's title says so.
-# Under icount an idle vCPU's timers fire late while the other one runs
-# a long kernel loop (RCU stalls of 20 s of guest time during the 40,000
-# registrations), so each grace period of the churn section takes
-# minutes: CHURN_BATCH=0 skips that section.
+# Knobs, each reaching every boot it applies to (default, then FULL=1's):
+#   N           fill probe counts of the series ["1 40000"]
+#   H           hot set sizes ["16"; "1 16 256"]
+#   PATHS       hit paths ["ftrace int3 kretprobe"; with opt]
+#   H_BIG       the big hot set, 0 for none [4096]
+#   BIG_N       the N of H_BIG [the largest N of each kernel]
+#   BIG_PATHS   the paths of H_BIG [those of PATHS but opt]
+#   LOOPS       calls per measurement [48000]
+#   ROUNDS      rounds a measurement is split into [3]
+#   ENABLE_N    probe counts of the enabling-time section, 0 for none
+#               [1000; N]
+#   ENABLE_BUDGET  ms of one-at-a-time arming per path and N [8000]
+#   CHURN_BATCH fill probes unregistered per batch under load, 0 for
+#               none [0; 1000]
+#   BASE_N, BASE_H  N and H of the kernel without the kprobe patches,
+#               BASE_N=0 skips it [N and H; "1 1000 10000 40000", "1 16 256"]
+#   PRE_N       N of the series without its resizable index (the cache
+#               alone), which needs a series whose index comes after the
+#               cache: this one has none [0: skipped]
+#   BOOST_N, BOOST_H  N and H of the plain guest's boot (int3 only),
+#               BOOST_N=0 skips it [0; "1 10000 40000"; H "1 16"]
+#   MASSETUP_N  events of the mass setup, 0 for none [1000]
+#   BENCH_FRAGS extra config fragments for every kernel [none]
+#   BENCH_PARALLEL  1: the kernel without the kprobe patches boots while
+#               the series builds and boots (QEMU runs single-threaded
+#               TCG, one host core per boot); 0: one after the other
+#               [1 on 2 or more host cores]
+#   BENCH_TREE  1: the developer's tree ($OUT/linux) instead of a fresh
+#               application of patches/ [0]
+#   BENCH_OUT   the output directory [$OUT/bench]
+#   BOOT_TIMEOUT  seconds per boot [5400]
+#   QEMU_ICOUNT shift=0,sleep=off counts guest time in guest instructions
+#               (see harness/boot.sh); the report's title says so.  Under
+#               icount an idle vCPU's timers fire late while the other one
+#               runs a long kernel loop, so each grace period of the churn
+#               section takes minutes: keep CHURN_BATCH=0.
 . "$(dirname "$0")/common.sh"
 
 cc=$(kmake_cc)
 B=$(realpath -m "${BENCH_OUT:-$OUT/bench}")
 OBJ=$B/build
 BOOT=$B/boot
+
+if [ "${FULL:-0}" = 1 ]; then
+	N=${N:-0 1 1000 10000 40000}
+	H=${H:-1 16 256}
+	PATHS=${PATHS:-ftrace int3 opt kretprobe}
+	ENABLE_N=${ENABLE_N:-$N}
+	CHURN_BATCH=${CHURN_BATCH:-1000}
+	BASE_N=${BASE_N:-1 1000 10000 40000}
+	BASE_H=${BASE_H:-1 16 256}
+	BOOST_N=${BOOST_N:-1 10000 40000}
+else
+	N=${N:-1 40000}
+	H=${H:-16}
+	PATHS=${PATHS:-ftrace int3 kretprobe}
+	ENABLE_N=${ENABLE_N:-1000}
+	CHURN_BATCH=${CHURN_BATCH:-0}
+	BASE_N=${BASE_N:-$N}
+	BASE_H=${BASE_H:-$H}
+	BOOST_N=${BOOST_N:-0}
+fi
+BOOST_H=${BOOST_H:-1 16}
+H_BIG=${H_BIG:-4096}
+BIG_PATHS=${BIG_PATHS:-$(echo $PATHS | tr ' ' '\n' | grep -vx opt | xargs)}
+LOOPS=${LOOPS:-48000}
+ROUNDS=${ROUNDS:-3}
+ENABLE_BUDGET=${ENABLE_BUDGET:-8000}
+PRE_N=${PRE_N:-0}
+MASSETUP_N=${MASSETUP_N:-1000}
+PARALLEL=${BENCH_PARALLEL:-1}
+[ "$(nproc)" -ge 2 ] || PARALLEL=${BENCH_PARALLEL:-0}
+FRAGS_EXTRA=()
+for f in ${BENCH_FRAGS:-}; do
+	[ -f "$f" ] || die "bench: no fragment $f (BENCH_FRAGS)"
+	FRAGS_EXTRA+=("$(realpath "$f")")
+done
+QEMU=$TOP/harness/configs/qemu.config
+log "bench: series N '$N' H '$H' PATHS '$PATHS' H_BIG $H_BIG; base N '$BASE_N' H '$BASE_H'; boosted N '$BOOST_N'; enabling N '$ENABLE_N'; mass setup N $MASSETUP_N"
+
 if [ "${BENCH_TREE:-0}" = 1 ]; then
 	SRC=$LINUX
 else
@@ -58,172 +120,181 @@ distro_kernel() {
 }
 PLAIN_KERNEL="tinyconfig guest without preemption (int3 kprobes boost), QEMU default CPU"
 
-# build SRC OBJ FRAGMENT...: the guest kernel.
+# build SRC OBJ FRAGMENT...: the guest kernel.  Each tree sits at
+# DIR/src and builds in DIR/build (or beside src), so that the compiler
+# sees the same relative paths in every tree and ccache (CCACHE_BASEDIR)
+# reuses what an earlier tree compiled from the same sources.
 build() {
 	local src=$1 obj=$2
 	shift 2
 	mkdir -p "$obj"
-	"$TOP/harness/kconfig.sh" "$src" "$obj" "$@"
-	set -- "$src" "$obj"
-	log "bench: building $(git -C "$1" log -1 --format='%h (%s)')"
-	make -C "$1" O="$2" ${cc:+"$cc"} -j"$JOBS" all >"$2/build.log" 2>&1 ||
-		{ tail -30 "$2/build.log"; die "build failed, see $2/build.log"; }
-	log "bench: built"
+	"$TOP/harness/kconfig.sh" "$src" "$obj" "$@" "${FRAGS_EXTRA[@]}"
+	log "bench: building $(git -C "$src" log -1 --format='%h (%s)')"
+	${BUILD_NICE:+nice -n "$BUILD_NICE"} make -C "$src" O="$obj" ${cc:+"$cc"} -j"$JOBS" all \
+		>"$obj/build.log" 2>&1 ||
+		{ tail -30 "$obj/build.log"; die "build failed, see $obj/build.log"; }
+	log "bench: built $(git -C "$src" log -1 --format='%h')"
 }
-QEMU=$TOP/harness/configs/qemu.config
-build "$SRC" "$OBJ" "$QEMU" "${DISTRO_FRAGS[@]}"
 
-# run_bench SRC OBJ BOOT [VAR=VALUE...]: boot the kernel built in OBJ with
-# the kprobe_bench kselftest of SRC, the sweep given by the assignments.
+# run_bench NAME SRC OBJ BOOT MASSETUP_LINES [VAR=VALUE...]: boot the
+# kernel built in OBJ with the kprobe_bench kselftest of SRC, the sweep
+# given by the assignments; MASSETUP_LINES (a string, empty for none)
+# stages the mass setup with those settings.
 run_bench() {
-	local src=$1 obj=$2 boot=$3 extra qemu rc=0
-	shift 3
+	local name=$1 src=$2 obj=$3 boot=$4 ms=$5 extra qemu rc=0
+	shift 5
 	rm -rf "$boot"
 	extra=$boot/extra/kseries
 	mkdir -p "$extra/tests.d"
 	stage_selftests "$src" "$extra/selftests" kprobe_bench
 	install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
 	printf '%s\n' "$@" >"$extra/bench.env"
-	[ -z "$massetup" ] ||
-		"$TOP/harness/massetup/stage.sh" "$extra" 60-massetup.sh "MS_N='$massetup'" \
-			"MS_PEERS='1'" "MS_FPROBE_MAX='$massetup'"
+	if [ -n "$ms" ]; then
+		# shellcheck disable=SC2086
+		"$TOP/harness/massetup/stage.sh" "$extra" 60-massetup.sh $ms
+	fi
 	"$TOP/harness/initramfs.sh" "$obj" "$src" "$boot/initramfs.cpio" "$boot/extra"
 	: >"$boot/results.log"
+	log "bench: booting $name"
 	"$TOP/harness/boot.sh" "$obj/arch/x86/boot/bzImage" "$boot/initramfs.cpio" \
 		"$boot" "${BOOT_TIMEOUT:-5400}" &
 	qemu=$!
 	# Relay the guest's progress lines while it runs.
 	tail -n +1 -F --pid="$qemu" "$boot/results.log" 2>/dev/null |
-		grep --line-buffered -E '^# \[|^not ok' | sed -u 's/^# /  guest: /' >&2 || true
+		grep --line-buffered -E '^# \[|^not ok|^MS ' |
+		sed -u "s/^# /  guest ($name): /; s/^\\(not ok\\|MS \\)/  guest ($name): \\1/" >&2 || true
 	wait "$qemu" || rc=$?
 	[ "$rc" -eq 0 ] || die "bench: QEMU failed (rc $rc), see $boot/console.log"
 	grep -q '^### END 50-kprobe_bench.sh rc=0' "$boot/results.log" ||
-		die "bench: the benchmark failed, see $boot/results.log"
-	[ -z "$massetup" ] || grep -q '^### END 60-massetup.sh rc=0' "$boot/results.log" ||
-		die "bench: the mass setup failed, see $boot/results.log"
+		die "bench: the benchmark failed on $name, see $boot/results.log"
+	[ -z "$ms" ] || grep -q '^### END 60-massetup.sh rc=0' "$boot/results.log" ||
+		die "bench: the mass setup failed on $name, see $boot/results.log"
+	log "bench: $name done"
 }
-# The N of the mass setup, empty for none; massetup is what run_bench stages.
-ms_n=${MASSETUP_N:-1000}
-[ "$ms_n" != 0 ] || ms_n=
-massetup=$ms_n
 
-sweep=()
-[ -n "${N:-}" ] && sweep+=("KPB_N='$N'")
-[ -n "${H:-}" ] && sweep+=("KPB_H='$H'")
-[ -n "${H_BIG:-}" ] && sweep+=("KPB_H_BIG='$H_BIG'")
-[ -n "${BIG_N:-}" ] && sweep+=("KPB_BIG_N='$BIG_N'")
-[ -n "${BIG_PATHS:-}" ] && sweep+=("KPB_BIG_PATHS='$BIG_PATHS'")
-[ -n "${PATHS:-}" ] && sweep+=("KPB_PATHS='$PATHS'")
-[ -n "${LOOPS:-}" ] && sweep+=("KPB_LOOPS='$LOOPS'")
-[ -n "${ROUNDS:-}" ] && sweep+=("KPB_ROUNDS='$ROUNDS'")
-[ -n "${ENABLE_BUDGET:-}" ] && sweep+=("KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
-[ -n "${ENABLE_N:-}" ] && sweep+=("KPB_ENABLE_N='$ENABLE_N'")
-[ -n "${CHURN_BATCH:-}" ] && sweep+=("KPB_CHURN_BATCH='$CHURN_BATCH'")
-log "bench: booting the series"
-QEMU_CPU=max run_bench "$SRC" "$OBJ" "$BOOT" "${sweep[@]}"
+# The knobs every kernel's kselftest follows (the older kselftests of the
+# other kernels default to other paths and loops: give them all).
+common=("KPB_H_BIG='$H_BIG'" "KPB_BIG_PATHS='$BIG_PATHS'" "KPB_LOOPS='$LOOPS'"
+	"KPB_ROUNDS='$ROUNDS'" "KPB_CHURN_BATCH='$CHURN_BATCH'"
+	"KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
+[ -z "${BIG_N:-}" ] || common+=("KPB_BIG_N='$BIG_N'")
+ms_series= ms_base=
+if [ "$MASSETUP_N" != 0 ]; then
+	ms_series="MS_N='$MASSETUP_N' MS_PEERS='1' MS_FPROBE_MAX='$MASSETUP_N'"
+	# The peers run the same code in both kernels: measured once.
+	ms_base="MS_N='$MASSETUP_N' MS_PEERS='0'"
+fi
 
-# at_commit NAME GREP: a worktree of SRC at the parent of the commit whose
-# subject matches GREP, in $B/src-NAME; prints nothing when there is none.
+# at_commit DIR GREP: a worktree of SRC at DIR/src, at the parent of the
+# commit whose subject matches GREP; prints nothing when there is none.
 at_commit() {
 	local c
 	c=$(git -C "$SRC" log --format=%H --grep="$2" base..HEAD)
 	[ -n "$c" ] || return 0
-	rm -rf "$B/src-$1"
+	rm -rf "$1/src"
 	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$B/src-$1" "$c^"
-	echo "$B/src-$1"
-}
-
-# variant NAME GREP N H WHAT: the series up to the commit before the one
-# whose subject matches GREP, same configuration, booted with the ftrace,
-# int3 and kretprobe paths; its results go to the report as --NAME.
-# Returns 1 when no subject matches.
-VARIANT_N="1 1000 10000 40000"
-# The calls per point of the other boots: the kselftest's own default,
-# given explicitly because the variants run older kselftests, whose
-# default was 20,000.
-OTHER_LOOPS=${LOOPS:-48000}
-variants=()
-# The big hot set as the series' boot measures it (H_BIG, BIG_PATHS: the
-# older kselftests default to other paths), the rounds and the churn, so
-# that every row of the report has every kernel.
-variant_knobs=("KPB_BIG_PATHS='${BIG_PATHS:-ftrace int3 kretprobe}'")
-[ -n "${H_BIG:-}" ] && variant_knobs+=("KPB_H_BIG='$H_BIG'")
-[ -n "${ROUNDS:-}" ] && variant_knobs+=("KPB_ROUNDS='$ROUNDS'")
-[ -n "${CHURN_BATCH:-}" ] && variant_knobs+=("KPB_CHURN_BATCH='$CHURN_BATCH'")
-variant() {
-	local src
-	src=$(at_commit "$1" "$2")
-	[ -n "$src" ] || return 1
-	build "$src" "$B/build-$1" "$QEMU" "${DISTRO_FRAGS[@]}"
-	log "bench: booting $5"
-	QEMU_CPU=max run_bench "$src" "$B/build-$1" "$B/boot-$1" \
-		"KPB_N='$3'" "KPB_H='$4'" "KPB_PATHS='ftrace int3 kretprobe'" \
-		"KPB_LOOPS='$OTHER_LOOPS'" "KPB_ENABLE_BUDGET=2000" "${variant_knobs[@]}"
-	variants+=("$1")
+	mkdir -p "$1"
+	git -C "$SRC" worktree add -q --detach "$1/src" "$c^"
+	echo "$1/src"
 }
 
 # The kernel without the kprobe patches: the series up to the benchmark,
-# the first patch of the kprobes posting (the fixes, kstats and the
-# benchmark module).  BASE_N, BASE_H choose the sweep; BASE_N=0 skips it.
-if [ "${BASE_N:-$VARIANT_N}" != 0 ]; then
-	variant base '^x86/kprobes: recognise the single-step int3' \
-		"${BASE_N:-$VARIANT_N}" "${BASE_H:-1 16 256}" "the base" ||
-		die "bench: no kprobe patch in $SRC"
+# the first patch of the kprobes posting.  The pre variant: the series up
+# to its resizable index.
+BASE_SRC= PRE_SRC=
+if [ "$BASE_N" != 0 ]; then
+	BASE_SRC=$(at_commit "$B/base" '^x86/kprobes: recognise the single-step int3')
+	[ -n "$BASE_SRC" ] || die "bench: no kprobe patch in $SRC"
+fi
+if [ "$PRE_N" != 0 ]; then
+	PRE_SRC=$(at_commit "$B/pre" '^kprobes: look probes up in a resizable index')
+	[ -n "$PRE_SRC" ] ||
+		log "bench: PRE_N skipped: no tree of this series has the cache without the index"
 fi
 
-# The lookup cache alone, in front of the 64 hash chains: no tree of the
-# series has it since the cache follows the index, so this runs only
-# with PRE_N set, on a series whose index comes last.
-if [ "${PRE_N:-0}" != 0 ]; then
-	variant pre '^kprobes: look probes up in a resizable index' \
-		"$PRE_N" "1 16 256" \
-		"the series without the resizable index" || true
-fi
+lane_base() {
+	build "$BASE_SRC" "$B/base/build" "$QEMU" "${DISTRO_FRAGS[@]}"
+	[ "$PARALLEL" != 1 ] || touch "$B/base/built"
+	QEMU_CPU=max run_bench base "$BASE_SRC" "$B/base/build" "$B/boot-base" "$ms_base" \
+		"KPB_N='$BASE_N'" "KPB_H='$BASE_H'" "KPB_PATHS='$PATHS'" "${common[@]}"
+}
 
-# The series on the plain guest: int3 kprobes boost there.
-boost_args=()
-if [ "${BOOST_N:-1 10000 40000}" != 0 ]; then
-	massetup=
-	build "$SRC" "$B/build-boosted" "$QEMU"
-	log "bench: booting the series without preemption (boosted int3)"
-	run_bench "$SRC" "$B/build-boosted" "$B/boot-boosted" \
-		"KPB_N='${BOOST_N:-1 10000 40000}'" "KPB_H='${BOOST_H:-1 16}'" \
-		"KPB_H_BIG=0" "KPB_PATHS=int3" "KPB_LOOPS='$OTHER_LOOPS'" \
-		"KPB_ENABLE_BUDGET=2000"
-	boost_args=(--boosted "$B/results-boosted" --boosted-kernel "$PLAIN_KERNEL"
-		--boosted-from-results "$B/boot-boosted/results.log")
+lane_series() {
+	build "$SRC" "$OBJ" "$QEMU" "${DISTRO_FRAGS[@]}"
+	QEMU_CPU=max run_bench series "$SRC" "$OBJ" "$BOOT" "$ms_series" \
+		"KPB_N='$N'" "KPB_H='$H'" "KPB_PATHS='$PATHS'" \
+		"KPB_ENABLE_N='$ENABLE_N'" "${common[@]}"
+	if [ -n "$PRE_SRC" ]; then
+		build "$PRE_SRC" "$B/pre/build" "$QEMU" "${DISTRO_FRAGS[@]}"
+		QEMU_CPU=max run_bench "the series without the resizable index" \
+			"$PRE_SRC" "$B/pre/build" "$B/boot-pre" "" \
+			"KPB_N='$PRE_N'" "KPB_H='$H'" "KPB_PATHS='$PATHS'" "${common[@]}"
+	fi
+	if [ "$BOOST_N" != 0 ]; then
+		build "$SRC" "$B/build-boosted" "$QEMU"
+		run_bench "the plain guest (boosted int3)" "$SRC" "$B/build-boosted" \
+			"$B/boot-boosted" "" "KPB_N='$BOOST_N'" "KPB_H='$BOOST_H'" \
+			"KPB_H_BIG=0" "KPB_PATHS=int3" "KPB_LOOPS='$LOOPS'" \
+			"KPB_ROUNDS='$ROUNDS'" "KPB_ENABLE_BUDGET='$ENABLE_BUDGET'" \
+			"KPB_CHURN_BATCH=0"
+	fi
+}
+
+# The kernel without the kprobe patches boots longest (its module load,
+# registrations and arming are the slow ones): it builds first and boots
+# while the series builds (at a lower priority) and boots.
+rm -f "$B/base/built"
+if [ -z "$BASE_SRC" ]; then
+	lane_series
+elif [ "$PARALLEL" = 1 ]; then
+	# Each lane in a subshell of its own: a failure (die, set -e) ends
+	# that lane, and the other is waited for.
+	lane_base &
+	base_pid=$!
+	while [ ! -e "$B/base/built" ] && kill -0 "$base_pid" 2>/dev/null; do
+		sleep 2
+	done
+	(BUILD_NICE=10 lane_series) &
+	series_pid=$!
+	rc=0 base_rc=0
+	wait "$series_pid" || rc=$?
+	wait "$base_pid" || base_rc=$?
+	[ "$rc" -eq 0 ] && [ "$base_rc" -eq 0 ] ||
+		die "bench: a lane failed (series rc $rc, base rc $base_rc)"
+else
+	lane_base
+	lane_series
 fi
 
 report_args=()
-for v in "${variants[@]}"; do
-	report_args+=("--$v" "$B/results-$v" "--$v-from-results" "$B/boot-$v/results.log")
-done
+[ -z "$BASE_SRC" ] || report_args+=(--base "$B/results-base" --base-from-results "$B/boot-base/results.log")
+[ -z "$PRE_SRC" ] || report_args+=(--pre "$B/results-pre" --pre-from-results "$B/boot-pre/results.log")
+[ "$BOOST_N" = 0 ] || report_args+=(--boosted "$B/results-boosted" --boosted-kernel "$PLAIN_KERNEL"
+	--boosted-from-results "$B/boot-boosted/results.log")
+how=
+[ -z "$BASE_SRC" ] || [ "$PARALLEL" != 1 ] ||
+	how="; the two kernels booted at the same time, one host core each"
 
 log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
-	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" "${boost_args[@]}" \
-	--kernel "$(distro_kernel "$BOOT/console.log")" --title "kprobe_bench, QEMU TCG (2 vCPUs)${QEMU_ICOUNT:+, -icount $QEMU_ICOUNT (guest time counts guest instructions)} on $(nproc) host cores, $(date -u +%Y-%m-%d)"
+	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" \
+	--kernel "$(distro_kernel "$BOOT/console.log")" \
+	--title "kprobe_bench, QEMU TCG (2 vCPUs)${QEMU_ICOUNT:+, -icount $QEMU_ICOUNT (guest time counts guest instructions)} on $(nproc) host cores$how, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
-for v in "${variants[@]}"; do
+for v in base pre boosted; do
+	[ -f "$B/boot-$v/results.log" ] && [ -d "$B/results-$v" ] || continue
 	cp "$B/boot-$v/results.log" "$B/results/results-$v.log"
 	cp "$B/boot-$v/console.log" "$B/results/console-$v.log"
 done
-if [ ${#boost_args[@]} -gt 0 ]; then
-	cp "$B/boot-boosted/results.log" "$B/results/results-boosted.log"
-	cp "$B/boot-boosted/console.log" "$B/results/console-boosted.log"
-fi
-if [ -n "$ms_n" ]; then
+if [ "$MASSETUP_N" != 0 ]; then
 	ms_logs=("series=$BOOT/results.log")
-	for v in "${variants[@]}"; do
-		[ "$v" = base ] && ms_logs+=("without the kprobe patches=$B/boot-$v/results.log")
-	done
+	[ -z "$BASE_SRC" ] || ms_logs+=("without the kprobe patches=$B/boot-base/results.log")
 	{
 		echo
 		echo "## Mass setup"
 		echo
-		echo "N functions chosen evenly by name among the traceable functions of vmlinux, in the benchmark's boots, after it (harness/massetup/guest-massetup.sh): kprobe events (one write each on one open file, as perf probe writes them; group enable, the syscall loop, group disable, remove all), fprobe events likewise, one BPF kprobe_multi link on their ftrace addresses; seconds."
+		echo "N functions chosen evenly by name among the traceable functions of vmlinux, in the benchmark's boots, after it (harness/massetup/guest-massetup.sh): kprobe events (one write each on one open file, as perf probe writes them; group enable, the syscall loop, group disable, remove all); in the series' boot also fprobe events likewise and one BPF kprobe_multi link on their ftrace addresses; seconds."
 		echo
 		python3 "$TOP/harness/massetup_report.py" "${ms_logs[@]}"
 	} >>"$B/results/report.md" || die "bench: no mass setup figures"

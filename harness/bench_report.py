@@ -379,14 +379,60 @@ def plot(b, d, base=None, kernel=''):
 	return pngs
 
 
+def headline_plot(b, base, d, lines, title):
+	"""One PNG, base against series at a glance: for each point both
+	kernels measured (LINES, the rows of base_table), the p50 hook cost of
+	the kernel without the kprobe patches and of the series, cache off and
+	on, as bars on a log scale."""
+	if not shutil.which('gnuplot') or not lines:
+		return []
+	dat = os.path.join(d, 'headline.dat')
+	with open(dat, 'w') as f:
+		f.write('# point base off on\n')
+		for row in lines:
+			vals = [row[3], row[4], row[5]]
+			if '-' in vals:
+				continue
+			label = '%s\\nN=%s\\nH=%s' % (
+				row[0], '{:,}'.format(int(row[1])),
+				'{:,}'.format(int(row[2])))
+			f.write('"%s" %s\n' % (label, ' '.join(
+				str(max(int(v.replace(',', '')), 1)) for v in vals)))
+	png = os.path.join(d, 'headline.png')
+	cmds = ['set terminal pngcairo size 1100,600 font ",10" noenhanced',
+		'set output "%s"' % png,
+		'set title "%s"' % title.replace('"', "'"),
+		'set style data histogram',
+		'set style histogram clustered gap 1',
+		'set style fill solid 0.85 border -1',
+		'set boxwidth 0.9',
+		'set logscale y', 'set grid ytics',
+		'set yrange [50:*]',
+		'set ylabel "hook cost per hit, ns (p50), log scale"',
+		'set xtics nomirror scale 0',
+		'set bmargin 5',
+		'set key top left',
+		'plot "%s" using 2:xtic(1) title "without the kprobe patches" '
+		'lc rgb "#c0392b", "" using 3 title "series, cache off" '
+		'lc rgb "#2e86c1", "" using 4 title "series, cache on" '
+		'lc rgb "#27ae60"' % dat]
+	subprocess.run(['gnuplot'], input='\n'.join(cmds), text=True,
+		       check=True)
+	return [png]
+
+
 def base_table(b, base):
 	"""The kernel without the kprobe patches (BASE, state 'nocache')
 	against the series with the cache off and on, same paths, N and H."""
 	cols = ['path', 'N', 'H', 'base p50', 'off p50', 'on p50',
 		'off/base', 'on/base', 'base p99', 'off p99', 'on p99']
 	lines = []
-	measured = {(r['path'], int(r['n']), int(r['h']))
-		    for r in base.rows if r['kind'] == 'hit'}
+	# The points both kernels were asked for: a point one kernel's sweep
+	# leaves out is no missing measurement.
+	measured = ({(r['path'], int(r['n']), int(r['h']))
+		     for r in base.rows if r['kind'] == 'hit'} &
+		    {(r['path'], int(r['n']), int(r['h']))
+		     for r in b.rows if r['kind'] == 'hit'})
 	for path in base.paths:
 		for n in base.ns:
 			for h in base.hs:
@@ -482,8 +528,10 @@ def boost_table(b, bb):
 		'boosted off p50', 'boosted on p50', 'on: single-step/boosted',
 		'single-step on p99', 'boosted on p99']
 	lines = []
-	measured = {(int(r['n']), int(r['h'])) for r in bb.rows
-		    if r['kind'] == 'hit' and r['path'] == 'int3'}
+	measured = ({(int(r['n']), int(r['h'])) for r in bb.rows
+		     if r['kind'] == 'hit' and r['path'] == 'int3'} &
+		    {(int(r['n']), int(r['h'])) for r in b.rows
+		     if r['kind'] == 'hit' and r['path'] == 'int3'})
 	for n in bb.ns:
 		for h in bb.hs:
 			if (n, h) not in measured:
@@ -570,6 +618,9 @@ def main():
 	sc, sl = b.self_table()
 	cc, cl = b.churn_table()
 	g = goals(b)
+	head = headline_plot(b, base, a.dir, bl,
+			     'kprobe hook cost: the kernel without the kprobe '
+			     'patches against the series\\n' + a.title) if base else []
 	pngs = plot(b, a.dir, base, a.kernel)
 
 	text = ([a.kernel, ''] if a.kernel else []) + [
@@ -610,6 +661,8 @@ def main():
 
 	md = ['# %s' % a.title, ''] + (
 	      ['Kernel: %s.' % a.kernel, ''] if a.kernel else []) + [
+	      '![%s](%s)' % (os.path.basename(x), os.path.basename(x))
+	      for x in head] + ([''] if head else []) + [
 	      '## Hook cost (ns)', '',
 	      'p50 and p99 of the probed call minus the p50 of an unprobed '
 	      'twin (same code) called next to it in the same loop, the median '
