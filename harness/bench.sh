@@ -10,9 +10,10 @@
 # series (lookup cache off and on in one boot) and on the kernel without
 # the kprobe patches (the series up to the benchmark patch: the fixes,
 # kstats and the benchmark module); arming 1,000 probes one at a time
-# against in one batch; the mass setup of 1,000 kprobe events through
-# tracefs in both kernels, and fprobe events and one BPF kprobe_multi link
-# on the same functions in the series' boot.  Both kernels use the
+# against in one batch; the mass setup of 100 and 1,000 kprobe events
+# through tracefs in both kernels, and on the same functions fprobe
+# events (100: each takes about 0.1-0.2 s to define and to remove under
+# TCG) and one BPF kprobe_multi link in the series' boot.  Both kernels use the
 # distribution-like configuration (qemu.config plus distro.config:
 # PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's "max" CPU),
 # whose int3 kprobes never boost.
@@ -44,7 +45,12 @@
 #               cache: this one has none [0: skipped]
 #   BOOST_N, BOOST_H  N and H of the plain guest's boot (int3 only),
 #               BOOST_N=0 skips it [0; "1 10000 40000"; H "1 16"]
-#   MASSETUP_N  events of the mass setup, 0 for none [1000]
+#   MASSETUP_N  event counts of the mass setup, 0 for none ["100 1000"]
+#   MASSETUP_FPROBE_MAX  the largest of them set up as fprobe events
+#               too [100; the largest MASSETUP_N]
+#   BENCH_DISTRO  0: every kernel on the plain tinyconfig guest (no
+#               preemption, int3 kprobes boost, QEMU's default CPU)
+#               instead of the distribution-like one [1]
 #   BENCH_FRAGS extra config fragments for every kernel [none]
 #   BENCH_PARALLEL  1: the kernel without the kprobe patches boots while
 #               the series builds and boots (QEMU runs single-threaded
@@ -92,7 +98,12 @@ LOOPS=${LOOPS:-48000}
 ROUNDS=${ROUNDS:-3}
 ENABLE_BUDGET=${ENABLE_BUDGET:-8000}
 PRE_N=${PRE_N:-0}
-MASSETUP_N=${MASSETUP_N:-1000}
+MASSETUP_N=${MASSETUP_N:-100 1000}
+if [ "${FULL:-0}" = 1 ]; then
+	MASSETUP_FPROBE_MAX=${MASSETUP_FPROBE_MAX:-$(echo $MASSETUP_N | tr ' ' '\n' | sort -n | tail -1)}
+else
+	MASSETUP_FPROBE_MAX=${MASSETUP_FPROBE_MAX:-100}
+fi
 PARALLEL=${BENCH_PARALLEL:-1}
 [ "$(nproc)" -ge 2 ] || PARALLEL=${BENCH_PARALLEL:-0}
 FRAGS_EXTRA=()
@@ -101,6 +112,13 @@ for f in ${BENCH_FRAGS:-}; do
 	FRAGS_EXTRA+=("$(realpath "$f")")
 done
 QEMU=$TOP/harness/configs/qemu.config
+# The fragments and the QEMU CPU of the benchmark's kernels.
+KFRAGS=("$QEMU" "${DISTRO_FRAGS[@]}")
+BENCH_CPU=max
+if [ "${BENCH_DISTRO:-1}" = 0 ]; then
+	KFRAGS=("$QEMU")
+	BENCH_CPU=
+fi
 log "bench: series N '$N' H '$H' PATHS '$PATHS' H_BIG $H_BIG; base N '$BASE_N' H '$BASE_H'; boosted N '$BOOST_N'; enabling N '$ENABLE_N'; mass setup N $MASSETUP_N"
 
 if [ "${BENCH_TREE:-0}" = 1 ]; then
@@ -138,20 +156,23 @@ build() {
 
 # run_bench NAME SRC OBJ BOOT MASSETUP_LINES [VAR=VALUE...]: boot the
 # kernel built in OBJ with the kprobe_bench kselftest of SRC, the sweep
-# given by the assignments; MASSETUP_LINES (a string, empty for none)
-# stages the mass setup with those settings.
+# given by the assignments (none: no kselftest); MASSETUP_LINES (a
+# string, empty for none) stages the mass setup with those settings.
 run_bench() {
-	local name=$1 src=$2 obj=$3 boot=$4 ms=$5 extra qemu rc=0
+	local name=$1 src=$2 obj=$3 boot=$4 ms=$5 extra qemu rc=0 kpb=$(($# > 5))
 	shift 5
 	rm -rf "$boot"
 	extra=$boot/extra/kseries
 	mkdir -p "$extra/tests.d"
-	stage_selftests "$src" "$extra/selftests" kprobe_bench
-	install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
-	printf '%s\n' "$@" >"$extra/bench.env"
+	if [ "$kpb" = 1 ]; then
+		stage_selftests "$src" "$extra/selftests" kprobe_bench
+		install -m 0755 "$TOP/harness/guest-bench.sh" "$extra/tests.d/50-kprobe_bench.sh"
+		printf '%s\n' "$@" >"$extra/bench.env"
+	fi
 	if [ -n "$ms" ]; then
-		# shellcheck disable=SC2086
-		"$TOP/harness/massetup/stage.sh" "$extra" 60-massetup.sh $ms
+		local lines
+		mapfile -t lines <<<"$ms"
+		"$TOP/harness/massetup/stage.sh" "$extra" 60-massetup.sh "${lines[@]}"
 	fi
 	"$TOP/harness/initramfs.sh" "$obj" "$src" "$boot/initramfs.cpio" "$boot/extra"
 	: >"$boot/results.log"
@@ -165,7 +186,7 @@ run_bench() {
 		sed -u "s/^# /  guest ($name): /; s/^\\(not ok\\|MS \\)/  guest ($name): \\1/" >&2 || true
 	wait "$qemu" || rc=$?
 	[ "$rc" -eq 0 ] || die "bench: QEMU failed (rc $rc), see $boot/console.log"
-	grep -q '^### END 50-kprobe_bench.sh rc=0' "$boot/results.log" ||
+	[ "$kpb" = 0 ] || grep -q '^### END 50-kprobe_bench.sh rc=0' "$boot/results.log" ||
 		die "bench: the benchmark failed on $name, see $boot/results.log"
 	[ -z "$ms" ] || grep -q '^### END 60-massetup.sh rc=0' "$boot/results.log" ||
 		die "bench: the mass setup failed on $name, see $boot/results.log"
@@ -178,11 +199,12 @@ common=("KPB_H_BIG='$H_BIG'" "KPB_BIG_PATHS='$BIG_PATHS'" "KPB_LOOPS='$LOOPS'"
 	"KPB_ROUNDS='$ROUNDS'" "KPB_CHURN_BATCH='$CHURN_BATCH'"
 	"KPB_ENABLE_BUDGET='$ENABLE_BUDGET'")
 [ -z "${BIG_N:-}" ] || common+=("KPB_BIG_N='$BIG_N'")
+# The mass setup's env lines, one per line.
 ms_series= ms_base=
 if [ "$MASSETUP_N" != 0 ]; then
-	ms_series="MS_N='$MASSETUP_N' MS_PEERS='1' MS_FPROBE_MAX='$MASSETUP_N'"
+	ms_series=$(printf "%s\n" "MS_N='$MASSETUP_N'" MS_PEERS=1 "MS_FPROBE_MAX=$MASSETUP_FPROBE_MAX")
 	# The peers run the same code in both kernels: measured once.
-	ms_base="MS_N='$MASSETUP_N' MS_PEERS='0'"
+	ms_base=$(printf "%s\n" "MS_N='$MASSETUP_N'" MS_PEERS=0)
 fi
 
 # at_commit DIR GREP: a worktree of SRC at DIR/src, at the parent of the
@@ -213,26 +235,41 @@ if [ "$PRE_N" != 0 ]; then
 fi
 
 lane_base() {
-	build "$BASE_SRC" "$B/base/build" "$QEMU" "${DISTRO_FRAGS[@]}"
-	[ "$PARALLEL" != 1 ] || touch "$B/base/built"
-	QEMU_CPU=max run_bench base "$BASE_SRC" "$B/base/build" "$B/boot-base" "$ms_base" \
+	build "$BASE_SRC" "$B/base/build" "${KFRAGS[@]}"
+	touch "$B/base/built"
+	QEMU_CPU=$BENCH_CPU run_bench base "$BASE_SRC" "$B/base/build" "$B/boot-base" "" \
 		"KPB_N='$BASE_N'" "KPB_H='$BASE_H'" "KPB_PATHS='$PATHS'" "${common[@]}"
 }
 
 lane_series() {
-	build "$SRC" "$OBJ" "$QEMU" "${DISTRO_FRAGS[@]}"
-	QEMU_CPU=max run_bench series "$SRC" "$OBJ" "$BOOT" "$ms_series" \
+	build "$SRC" "$OBJ" "${KFRAGS[@]}"
+	QEMU_CPU=$BENCH_CPU run_bench series "$SRC" "$OBJ" "$BOOT" "$ms_series" \
 		"KPB_N='$N'" "KPB_H='$H'" "KPB_PATHS='$PATHS'" \
 		"KPB_ENABLE_N='$ENABLE_N'" "${common[@]}"
+	# The mass setup of the kernel without the kprobe patches, in a boot
+	# of its own (no benchmark module to load): beside the base's long
+	# benchmark boot, not after it.
+	if [ -n "$BASE_SRC" ] && [ -n "$ms_base" ]; then
+		while [ ! -e "$B/base/built" ]; do
+			sleep 2
+		done
+		QEMU_CPU=$BENCH_CPU run_bench "base (mass setup)" "$BASE_SRC" "$B/base/build" \
+			"$B/boot-base-ms" "$ms_base"
+	fi
 	if [ -n "$PRE_SRC" ]; then
-		build "$PRE_SRC" "$B/pre/build" "$QEMU" "${DISTRO_FRAGS[@]}"
-		QEMU_CPU=max run_bench "the series without the resizable index" \
+		build "$PRE_SRC" "$B/pre/build" "${KFRAGS[@]}"
+		QEMU_CPU=$BENCH_CPU run_bench "the series without the resizable index" \
 			"$PRE_SRC" "$B/pre/build" "$B/boot-pre" "" \
 			"KPB_N='$PRE_N'" "KPB_H='$H'" "KPB_PATHS='$PATHS'" "${common[@]}"
 	fi
 	if [ "$BOOST_N" != 0 ]; then
-		build "$SRC" "$B/build-boosted" "$QEMU"
-		run_bench "the plain guest (boosted int3)" "$SRC" "$B/build-boosted" \
+		# With BENCH_DISTRO=0 the series' kernel is the plain guest's.
+		bobj=$OBJ
+		if [ -n "$BENCH_CPU" ]; then
+			bobj=$B/build-boosted
+			build "$SRC" "$bobj" "$QEMU"
+		fi
+		run_bench "the plain guest (boosted int3)" "$SRC" "$bobj" \
 			"$B/boot-boosted" "" "KPB_N='$BOOST_N'" "KPB_H='$BOOST_H'" \
 			"KPB_H_BIG=0" "KPB_PATHS=int3" "KPB_LOOPS='$LOOPS'" \
 			"KPB_ROUNDS='$ROUNDS'" "KPB_ENABLE_BUDGET='$ENABLE_BUDGET'" \
@@ -254,7 +291,7 @@ elif [ "$PARALLEL" = 1 ]; then
 	while [ ! -e "$B/base/built" ] && kill -0 "$base_pid" 2>/dev/null; do
 		sleep 2
 	done
-	(BUILD_NICE=10 lane_series) &
+	(BUILD_NICE=19 lane_series) &
 	series_pid=$!
 	rc=0 base_rc=0
 	wait "$series_pid" || rc=$?
@@ -279,17 +316,17 @@ log "bench: report"
 sel=$SRC/tools/testing/selftests/kprobe_bench
 python3 "$TOP/harness/bench_report.py" "$B/results" --from-results "$BOOT/results.log" \
 	--pct "$sel/kstats_pct.awk" --check "${report_args[@]}" \
-	--kernel "$(distro_kernel "$BOOT/console.log")" \
+	--kernel "$(if [ -n "$BENCH_CPU" ]; then distro_kernel "$BOOT/console.log"; else echo "$PLAIN_KERNEL"; fi)" \
 	--title "kprobe_bench, QEMU TCG (2 vCPUs)${QEMU_ICOUNT:+, -icount $QEMU_ICOUNT (guest time counts guest instructions)} on $(nproc) host cores$how, $(date -u +%Y-%m-%d)"
 cp "$BOOT/results.log" "$BOOT/console.log" "$B/results/"
-for v in base pre boosted; do
-	[ -f "$B/boot-$v/results.log" ] && [ -d "$B/results-$v" ] || continue
+for v in base base-ms pre boosted; do
+	[ -f "$B/boot-$v/results.log" ] || continue
 	cp "$B/boot-$v/results.log" "$B/results/results-$v.log"
 	cp "$B/boot-$v/console.log" "$B/results/console-$v.log"
 done
 if [ "$MASSETUP_N" != 0 ]; then
 	ms_logs=("series=$BOOT/results.log")
-	[ -z "$BASE_SRC" ] || ms_logs+=("without the kprobe patches=$B/boot-base/results.log")
+	[ -z "$BASE_SRC" ] || ms_logs+=("without the kprobe patches=$B/boot-base-ms/results.log")
 	{
 		echo
 		echo "## Mass setup"

@@ -438,10 +438,10 @@ def base_table(b, base):
 			for h in base.hs:
 				if (path, n, h) not in measured:
 					continue
-				# Across boots: each against its boot's baseline.
-				c = {s: b.cost(path, n, h, s, twin=False)
-				     for s in ('off', 'on')}
-				c99 = {s: b.cost(path, n, h, s, 'p99', twin=False)
+				# Both kernels the same way: each probed call
+				# against its unprobed twin in the same loop.
+				c = {s: b.cost(path, n, h, s) for s in ('off', 'on')}
+				c99 = {s: b.cost(path, n, h, s, 'p99')
 				       for s in ('off', 'on')}
 				c['base'] = base.cost(path, n, h, 'nocache')
 				c99['base'] = base.cost(path, n, h, 'nocache', 'p99')
@@ -468,8 +468,8 @@ def variant_table(b, base, pre):
 			b.paths.index(k[0]), k[1], k[2])):
 		c = [base.cost(path, n, h, 'nocache') if base else None,
 		     pre.cost(path, n, h, 'on') if pre else None,
-		     b.cost(path, n, h, 'off', twin=False),
-		     b.cost(path, n, h, 'on', twin=False)]
+		     b.cost(path, n, h, 'off'),
+		     b.cost(path, n, h, 'on')]
 		gain = None
 		if c[2] is not None and c[3] is not None and c[2] > 0:
 			gain = '%.0f%%' % (100.0 * (c[2] - c[3]) / c[2])
@@ -608,7 +608,8 @@ def main():
 	base = load(a.base, a.base_from_results, a.pct) if a.base else None
 	bb = load(a.boosted, a.boosted_from_results, a.pct) if a.boosted else None
 	pre = load(a.pre, a.pre_from_results, a.pct) if a.pre else None
-	vc, vl = variant_table(b, base, pre) if (base or pre) else ([], [])
+	# The four lookups need the series without its index (PRE_N).
+	vc, vl = variant_table(b, base, pre) if pre else ([], [])
 	xc, xl = index_table(b)
 	lc, ll = lookups_table(b)
 	bc, bl = base_table(b, base) if base else ([], [])
@@ -639,13 +640,13 @@ def main():
 	if base:
 		text = ['Hook cost, ns, p50: the kernel without the kprobe patches '
 			'(base), the series with the cache off and on; each '
-			'against its boot\'s baseline',
+			'probed call against its unprobed twin in the same loop',
 			text_table(bc, bl), ''] + text
 	if vl:
 		text = ['Hook cost, ns, p50, by lookup: hash chains (base kernel), '
 			'chains + cache (series without the index), index (cache '
-			'off), index + cache (cache on); each against its boot\'s '
-			'baseline', text_table(vc, vl), ''] + text
+			'off), index + cache (cache on); each probed call against '
+			'its unprobed twin', text_table(vc, vl), ''] + text
 	if xl:
 		text += ['', 'The kprobe table\'s index', text_table(xc, xl)]
 	if ll:
@@ -676,9 +677,8 @@ def main():
 	      'series without its resizable index (cache on); index and '
 	      'index+cache = the whole series, cache off and on in one boot.  '
 	      'The first two come from separate boots of the same '
-	      'configuration: compare ratios.  All four against the '
-	      'unprobed p50 of their boot, measured before any probe is '
-	      'armed.  Cache gain = what the cache '
+	      'configuration: compare ratios.  All four: the probed call '
+	      'against its unprobed twin in the same loop.  Cache gain = what the cache '
 	      'saves over the index alone.', '', md_table(vc, vl)]
 	      if vl else []) + ([
 	      '', '## Memory of the kprobe table\'s index', '',
@@ -703,12 +703,13 @@ def main():
 	      'absolute ns only as an indication.' % (
 		      a.boosted_kernel or a.boosted), '', md_table(oc, ol)]
 	      if bb else []) + [
-	      '', '## Enabling time', '', md_table(ec, el), '',
+	      '', '## Enabling time', '', md_table(ec, el), ''] + ([
 	      '## Hits while the table changes', '',
 	      'Hot hits (H = 16) at the largest N while another thread '
 	      'unregisters fill probes in batches; steady = the same path, N, '
 	      'H and cache state with the table unchanged.  Cost = percentile '
-	      'minus the unprobed p50, ns.', '', md_table(cc, cl), '',
+	      'minus the unprobed p50, ns.', '', md_table(cc, cl), '']
+	      if cl else []) + [
 	      '## kstats measuring itself', '',
 	      'An empty function traced through kstats/_control (kretprobe).', '',
 	      md_table(sc, sl), '']

@@ -691,6 +691,15 @@ for ((i = ${#COMMITS[@]} - 1; i >= 0; i--)); do
 done
 git checkout -q --detach "$HEAD_COMMIT"
 
+# 12d. make bench with every knob set, a small sweep (benchknobs.sh): it
+#      exits 0, its report is complete and each knob reached its boots.
+#      NO_BENCH=1 skips it.
+if [ -z "${NO_BENCH:-}" ]; then
+	ran benchknobs.sh "$TOP/harness/benchknobs.sh" "$RES"
+else
+	record SKIP "make bench with every knob set" "NO_BENCH=1"
+fi
+
 # 13. i386 (12a): it records its own results; one that ended without
 #     them is a failed check.
 [ -z "$i386_pid" ] || bg_done i386 "$i386_pid" "i386: i386.sh" "i386:"
