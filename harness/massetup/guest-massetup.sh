@@ -197,6 +197,12 @@ kprobe_multi() { # N
 		echo "MS n=$1 peer=kprobe_multi skipped=no-kmulti-or-addrs"
 		return 0
 	fi
+	# kprobe_multi links need the bpf() syscall (its filesystem says so)
+	# and fprobe.
+	if ! grep -qw bpf /proc/filesystems || ! grep -q 'f\[:' "$T/README"; then
+		echo "MS n=$1 peer=kprobe_multi skipped=no-bpf-or-fprobe"
+		return 0
+	fi
 	awk 'NR == FNR { want[$1]; next } NF == 2 && ($2 in want) { print $1 }' \
 		"$W/list" "$T/available_filter_functions_addrs" >"$W/addrs"
 	t=$(now); "$KM/loop.sh" "$LOOP"; phase "$1" loop-forked "$t"
