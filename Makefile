@@ -6,7 +6,7 @@
 #                 int3 and kretprobe at N = 1 and 40,000, 16 and 4,096 hot;
 #                 arming 1,000 one at a time against in a batch; the mass
 #                 setup through tracefs: report, table and plots in
-#                 out/bench/results/ (24 min on a fresh clone, cold ccache)
+#                 out/bench/results/ (24.5 min on a fresh clone, cold ccache)
 #   make bench FULL=1  the whole sweep: N 0-40,000, H 1-256, the optimized
 #                 path, churn, enabling time at every N, the base at four N,
 #                 boosted int3 on the plain guest (not timed end to end;

@@ -4,19 +4,19 @@
 # for the QEMU guest and booted with the kprobe_bench kselftest; then the
 # tables, out/bench/results/report.md, the raw kstats files and the plots.
 #
-# The default is the headline (about 20 minutes on 2 host cores with a
-# cold ccache): the ftrace, int3 and kretprobe paths at N = 1 and 40,000
-# registered probes, 16 hot probes and 4,096 at the largest N, on the
-# series (lookup cache off and on in one boot) and on the kernel without
-# the kprobe patches (the series up to the benchmark patch: the fixes,
-# kstats and the benchmark module); arming 1,000 probes one at a time
-# against in one batch; the mass setup of 100 and 1,000 kprobe events
-# through tracefs in both kernels, and on the same functions fprobe
-# events (100: each takes about 0.1-0.2 s to define and to remove under
-# TCG) and one BPF kprobe_multi link in the series' boot.  Both kernels use the
-# distribution-like configuration (qemu.config plus distro.config:
-# PREEMPT_DYNAMIC, IBT, retpolines, return thunks; QEMU's "max" CPU),
-# whose int3 kprobes never boost.
+# The default is the headline (24.5 minutes on 2 host cores from a
+# fresh clone with a cold ccache, 2026-12-06): the ftrace, int3 and
+# kretprobe paths at N = 1 and 40,000 registered probes, 16 hot probes
+# and 4,096 at the largest N, on the series (lookup cache off and on in
+# one boot) and on the kernel without the kprobe patches (the series up
+# to the benchmark patch: the fixes, kstats and the benchmark module);
+# arming 1,000 probes one at a time against in one batch; the mass setup
+# of 100 and 1,000 kprobe events through tracefs in both kernels, and on
+# the same functions fprobe events (100: each takes 0.1-0.2 s to define
+# and to remove under TCG) and one BPF kprobe_multi link in the series'
+# boot.  Both kernels use the distribution-like configuration
+# (qemu.config plus distro.config: PREEMPT_DYNAMIC, IBT, retpolines,
+# return thunks; QEMU's "max" CPU), whose int3 kprobes never boost.
 #
 # FULL=1 runs the whole sweep instead (hours): N = 0 1 1000 10000 40000,
 # H = 1 16 256, the optimized path, the churn section, the enabling time
