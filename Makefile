@@ -18,7 +18,8 @@
 #                 kprobe_multi on the same functions (MS_N; a boot of 2-7 min
 #                 once its kernel is built; its build, like make bench's,
 #                 about 5 min cold)
-#   make check    every check of the series, what CI runs (CHECK_TIME)
+#   make check    every check of the series, what CI runs (21 min warm,
+#                 2026-12-06; a cold ccache adds the cold builds)
 #   make check-ports  each port built and booted, with its tests (31 min)
 #   make cachesim cache misses of the hit path, modelled in QEMU, cache
 #                 off/on (3 min)
