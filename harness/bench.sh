@@ -335,6 +335,11 @@ elif [ "$PARALLEL" = 1 ]; then
 	while [ ! -e "$B/base/built" ] && kill -0 "$base_pid" 2>/dev/null; do
 		sleep 2
 	done
+	# No kernel without the kprobe patches: nothing to compare with.
+	if [ ! -e "$B/base/built" ]; then
+		wait "$base_pid" || true
+		die "bench: the kernel without the kprobe patches did not build"
+	fi
 	(BUILD_NICE=19 lane_series) &
 	series_pid=$!
 	rc=0 base_rc=0
