@@ -67,12 +67,13 @@ if [ -f "$kpe" ] && grep -q '^CONFIG_KPROBE_EVENTS=y' "$CONFIG"; then
 fi
 
 # ftrace selftests run with ftracetest (KTAP): the fixes posting's
-# (kprobe_enable_disarmed.tc) and upstream's cases on what the kprobes
+# (kprobe_enable_disarmed.tc, kprobe_opt_disarmed.tc) and upstream's cases on what the kprobes
 # posting's module symbol lookups by name serve (a module:function event,
 # a name that is not unique); ftracetest, its functions and those cases.
 fsrc=$SRC/tools/testing/selftests/ftrace
 ftcs=()
-for ftc in test.d/kprobe/kprobe_enable_disarmed.tc test.d/kprobe/kprobe_module.tc \
+for ftc in test.d/kprobe/kprobe_enable_disarmed.tc test.d/kprobe/kprobe_opt_disarmed.tc \
+	test.d/kprobe/kprobe_module.tc \
 	test.d/kprobe/kprobe_non_uniq_symbol.tc; do
 	[ -f "$fsrc/$ftc" ] && ftcs+=("$ftc")
 done
