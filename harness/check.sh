@@ -33,6 +33,7 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-900}
 DEBUG_BOOT_TIMEOUT=${DEBUG_BOOT_TIMEOUT:-1500}
 mkdir -p "$CHK"
 [ -n "${CHECK_RES:-}" ] || : >"$RES"
+[ "$SCOPE" != full ] || : >"$CHK/step-times"
 
 record() {
 	local st=$1 name=$2
@@ -70,12 +71,29 @@ ran() {
 # kbuild OBJ LOGNAME [make args...]: build in OBJ from SRC, log to a file.
 # KBUILD_NICE=N: at niceness N.
 kbuild() {
-	local obj=$1 name=$2
+	local obj=$1 name=$2 t0 rc=0
 	shift 2
-	if ! ${KBUILD_NICE:+nice -n "$KBUILD_NICE"} make -C "$SRC" O="$obj" ${cc:+"$cc"} -j"$JOBS" "$@" \
-		>"$obj/$name.log" 2>&1; then
+	t0=$(date +%s)
+	${KBUILD_NICE:+nice -n "$KBUILD_NICE"} make -C "$SRC" O="$obj" ${cc:+"$cc"} -j"$JOBS" "$@" \
+		>"$obj/$name.log" 2>&1 || rc=$?
+	step_time "build ${obj##*/}/$name" "$t0"
+	if [ "$rc" != 0 ]; then
 		grep -E 'error|Error|undefined' "$obj/$name.log" | head -20 >&2
 		return 1
+	fi
+}
+
+# step_times: the longest steps, and a warning past the 45-minute budget
+# (a full check from a fresh clone with a cold ccache must fit in it).
+step_times() {
+	local total=$(($(date +%s) - ${T0%.*}))
+	[ -s "$CHK/step-times" ] &&
+		log "check: longest steps (s, wall-clock; background jobs overlap the rest):$(sort -rn "$CHK/step-times" |
+			head -10 | awk '{ n = $1; $1 = ""; printf "%s%s %d", (NR > 1 ? "," : ""), $0, n }')"
+	if [ "$total" -gt 2700 ]; then
+		log "check: WARNING: $total s in all, over the 45-minute budget (2,700 s)"
+	else
+		log "check: $total s in all (budget 2,700 s)"
 	fi
 }
 
@@ -88,12 +106,20 @@ bg_rc() {
 	echo "$CHK/bg-rc-$1"
 }
 
+# step_time NAME START: NAME took from START (date +%s) until now; the
+# longest steps are listed at the end of the check (step_times).
+step_time() {
+	echo "$(($(date +%s) - $2)) $1" >>"$CHK/step-times"
+}
+
 # bg_run NAME CMD...: run CMD (in the background, as "bg_run ... &") and
 # leave its exit code where bg_wait reads it.
 bg_run() {
-	local name=$1 rc=0
+	local name=$1 rc=0 t0
 	shift
+	t0=$(date +%s)
 	"$@" || rc=$?
+	step_time "job $name" "$t0"
 	echo "$rc" >"$(bg_rc "$name")"
 	# "times" in this shell: in a pipe or $(...) it would report a
 	# subshell of its own, which has no children.
@@ -730,4 +756,5 @@ idle=$((($(cpu_idle) - idle0) / hz))
 log "check: the host's CPUs were idle $idle of $((el * $(nproc))) CPU-seconds ($((100 * idle / (el * $(nproc) + 1)))%; every 30 s in $CHK/cpu-idle.txt)"
 times >"$CHK/times-all"
 log "check: CPU-seconds used, all steps: $(cpu_seconds "$CHK/times-all") (each background job's: the \"job NAME used\" lines)"
+step_times
 summary
