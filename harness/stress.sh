@@ -25,7 +25,7 @@ mkdir -p "$OBJ"
 : >"$RES"
 "$TOP/harness/apply.sh" "$SRC"
 "$TOP/harness/kconfig.sh" "$SRC" "$OBJ" "$TOP/harness/configs/qemu.config" \
-	"${DISTRO_FRAGS[@]}" "$DEBUG_FRAG"
+	"${DISTRO_FRAGS[@]}" "$DEBUG_FRAG" "$TOP/harness/configs/stress.config"
 log "stress: building the debug kernel"
 make -C "$SRC" O="$OBJ" ${cc:+"$cc"} -j"$JOBS" all >"$OBJ/build.log" 2>&1 ||
 	{ tail -30 "$OBJ/build.log"; die "build failed, see $OBJ/build.log"; }
